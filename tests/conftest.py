@@ -1,0 +1,138 @@
+"""Fixtures in the manner of flaskr and Indico: app, db, client, runner, factories.
+
+Every test gets its own database. SQLite: a copy of a template migrated once
+per session. PostgreSQL (TEST_DATABASE_URL): the schema is migrated once per
+session and every table is emptied after each test.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from tournament import create_app
+from tournament.config import TestingConfig, database_url_from_env
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+ATOMIC_CARDS = SHARED / "cards" / "AtomicCards.json.gz"
+PG_URL = database_url_from_env(os.environ.get("TEST_DATABASE_URL"))
+
+
+def _make_app(uri: str, tmp_path: Path):
+    class Config(TestingConfig):
+        SQLALCHEMY_DATABASE_URI = uri
+    app = create_app(Config)
+    app.instance_path = str(tmp_path / "instance")
+    os.makedirs(app.instance_path, exist_ok=True)
+    return app
+
+
+def _migrate(app) -> None:
+    from flask_migrate import upgrade
+    from tournament.extensions import db
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()  # SQLite: closing the last connection folds the WAL into the file
+
+
+@pytest.fixture(scope="session")
+def _template_db(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("template")
+    if PG_URL:
+        engine = sa.create_engine(PG_URL)
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+        engine.dispose()
+        _migrate(_make_app(PG_URL, tmp))
+        return PG_URL
+    path = tmp / "template.sqlite"
+    _migrate(_make_app(f"sqlite:///{path}", tmp))
+    return path
+
+
+@pytest.fixture
+def app(_template_db, tmp_path):
+    if PG_URL:
+        app = _make_app(PG_URL, tmp_path)
+    else:
+        path = tmp_path / "test.sqlite"
+        shutil.copy(_template_db, path)
+        app = _make_app(f"sqlite:///{path}", tmp_path)
+    from tournament.extensions import db as _db
+    with app.app_context():
+        yield app
+        _db.session.remove()
+        if PG_URL:
+            tables = [t.name for t in _db.metadata.sorted_tables]
+            with _db.engine.begin() as conn:
+                conn.execute(sa.text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        _db.engine.dispose()
+
+
+@pytest.fixture
+def db(app):
+    from tournament.extensions import db as _db
+    return _db
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def load_cards(db):
+    """Import a card file into this test's database; returns the ImportResult."""
+    from tournament.cards.operations import import_cards
+
+    def load(path, **kwargs):
+        result = import_cards(path, **kwargs)
+        db.session.commit()
+        return result
+    return load
+
+
+@pytest.fixture
+def starter_cards(load_cards):
+    from tournament.cards.importers import STARTER_FILE
+    return load_cards(STARTER_FILE, source="starter")
+
+
+@pytest.fixture
+def make_card(db):
+    """Store a card built from keyword arguments (a Card dataclass's fields)."""
+    from tournament.cards.domain import Card, Face, could_be_commander, copy_limit_for, split_type_line
+    from tournament.cards.operations import import_cards
+
+    def make(name, type_line="Creature — Human", mana_cost="", text="", color_identity=(), **kw):
+        sup, types, sub = split_type_line(type_line)
+        face = Face(name=name, mana_cost=mana_cost, type_line=type_line, supertypes=sup, types=types,
+                    subtypes=sub, text=text)
+        card = Card(name=name, faces=(face,), color_identity=tuple(color_identity),
+                    can_be_commander=could_be_commander(face), copy_limit=copy_limit_for(sup, text),
+                    legalities=kw.pop("legalities", {"vintage": "Legal", "commander": "Legal", "duel": "Legal"}),
+                    **kw)
+        import_cards(f"{name}.json", source="test", cards=[card])
+        db.session.commit()
+        return card
+    return make
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_pg = pytest.mark.skip(reason="PostgreSQL test: set TEST_DATABASE_URL to run it")
+    skip_cards = pytest.mark.skip(reason=f"{ATOMIC_CARDS} not found")
+    for item in items:
+        if "postgres" in item.keywords and not PG_URL:
+            item.add_marker(skip_pg)
+        if "slow" in item.keywords and not ATOMIC_CARDS.exists():
+            item.add_marker(skip_cards)

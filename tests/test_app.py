@@ -1,0 +1,56 @@
+import os
+
+import pytest
+import sqlalchemy as sa
+
+from tests.conftest import PG_URL
+from tournament import create_app
+from tournament.config import database_url_from_env
+
+
+def test_database_url_from_environment_uses_psycopg(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@db.example/edh")
+    monkeypatch.setenv("SECRET_KEY", "s3cret")
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u@db.example/edh"
+    assert app.config["SECRET_KEY"] == "s3cret"
+
+
+def test_default_database_is_sqlite_under_instance(monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app()
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    assert uri.startswith("sqlite:///") and uri.endswith(os.path.join("instance", "tournament.sqlite"))
+
+
+def test_explicit_config_wins(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@db.example/edh")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite://"
+
+
+def test_url_spellings():
+    assert database_url_from_env("postgresql://x/y") == "postgresql+psycopg://x/y"
+    assert database_url_from_env("sqlite:///a.db") == "sqlite:///a.db"
+    assert database_url_from_env("") is None
+
+
+def test_sqlite_has_wal_and_foreign_keys(db):
+    if PG_URL:
+        pytest.skip("SQLite only")
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_migrations_build_the_whole_schema(db):
+    """Every model's table exists after `db upgrade` (the fixture's schema came from migrations)."""
+    tables = set(sa.inspect(db.engine).get_table_names())
+    assert set(db.metadata.tables) <= tables
+    assert "alembic_version" in tables
+
+
+@pytest.mark.postgres
+def test_runs_on_postgresql(db):
+    assert db.engine.dialect.name == "postgresql"
+    assert db.session.execute(sa.text("select 1")).scalar() == 1

@@ -1,0 +1,36 @@
+"""Commander (EDH) tournament manager."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+from .config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config: dict | type | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_object(Config)
+    app.config.update(Config.from_env())
+    if isinstance(config, type):
+        app.config.from_object(config)
+    elif config:
+        app.config.update(config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
+
+    from .extensions import csrf, db, migrate
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+
+    from . import models  # noqa: F401  (every model, for Alembic)
+    from .cards import cli as cards_cli, views as cards_views
+    app.register_blueprint(cards_views.bp)
+    app.cli.add_command(cards_cli.cards)
+    return app

@@ -1,0 +1,40 @@
+"""Card-name keys: how a name a player typed meets the name a card has.
+
+The key ignores case, accents, punctuation and spacing, so "aether vial",
+"Dandan", "Fire/Ice" and "Lim-Dul's Vault" find their cards.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+_LIGATURES = str.maketrans({
+    "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
+    "ß": "ss", "ł": "l", "Ł": "l", "đ": "d", "ı": "i",
+})
+
+
+def name_key(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
+    return "".join(ch for ch in text.casefold() if ch.isalnum() and not unicodedata.combining(ch))
+
+
+# Priority of a key when two cards share it: a card's full name beats a front
+# face, which beats other faces.
+FULL_NAME, FRONT_FACE, OTHER_FACE = 0, 1, 2
+
+
+def keys_for(card) -> list[tuple[str, int]]:
+    """Every key a card answers to, with its priority.
+
+    Meld back faces are left out: they belong to two cards and are never in a deck.
+    """
+    keys: dict[str, int] = {name_key(card.name): FULL_NAME}
+    faces = card.face_names
+    for i, face in enumerate(faces):
+        if card.layout == "meld" and i > 0:
+            continue
+        prio = FRONT_FACE if i == 0 else OTHER_FACE
+        k = name_key(face)
+        if k and keys.get(k, 99) > prio:
+            keys[k] = prio
+    return list(keys.items())

@@ -1,0 +1,20 @@
+from flask import Blueprint, render_template, request
+
+from .operations import card_status
+from .repository import DbCardPool
+
+bp = Blueprint("cards", __name__)
+
+
+@bp.get("/")
+def index():
+    """The first page: card database status and a card search with did-you-mean."""
+    query = (request.args.get("q") or "").strip()[:200]
+    card = suggestions = None
+    if query:
+        pool = DbCardPool()
+        card = pool.get(query)
+        if card is None:
+            suggestions = pool.suggest(query)
+    return render_template("cards/index.html", status=card_status(), query=query, card=card,
+                           suggestions=suggestions)

@@ -1,0 +1,42 @@
+"""Settings: defaults here, then the environment, then what create_app() is given."""
+from __future__ import annotations
+
+import os
+
+
+def database_url_from_env(url: str | None) -> str | None:
+    """Accept the common spellings and use psycopg 3 for PostgreSQL."""
+    if not url:
+        return None
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Config:
+    SECRET_KEY = "dev-only-change-me"
+    SQLALCHEMY_DATABASE_URI: str | None = None      # None: SQLite file under instance/
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SQLALCHEMY_TRACK_MODIFICATIONS = False
+    MAX_CONTENT_LENGTH = 16 * 1024 * 1024
+    CARD_DOWNLOAD_URLS = {
+        "mtgjson": "https://mtgjson.com/api/v5/AtomicCards.json.gz",
+        "scryfall": "https://api.scryfall.com/bulk-data/oracle-cards",
+    }
+    CARD_IMPORT_BATCH = 2000
+
+    @classmethod
+    def from_env(cls) -> dict:
+        out = {}
+        if url := database_url_from_env(os.environ.get("DATABASE_URL")):
+            out["SQLALCHEMY_DATABASE_URI"] = url
+        if key := os.environ.get("SECRET_KEY"):
+            out["SECRET_KEY"] = key
+        return out
+
+
+class TestingConfig(Config):
+    TESTING = True
+    WTF_CSRF_ENABLED = False
+    SECRET_KEY = "testing"

@@ -1,0 +1,30 @@
+"""Flask extensions, created once and bound in create_app()."""
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
+migrate = Migrate()
+csrf = CSRFProtect()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, _record):
+    """SQLite: enforce foreign keys, let readers work during writes, wait on locks."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
