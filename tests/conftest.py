@@ -63,7 +63,9 @@ def app(_template_db, tmp_path):
         path = tmp_path / "test.sqlite"
         shutil.copy(_template_db, path)
         app = _make_app(f"sqlite:///{path}", tmp_path)
+    from tournament.cards.repository import DbCardPool
     from tournament.extensions import db as _db
+    DbCardPool.clear_cache()
     with app.app_context():
         yield app
         _db.session.remove()

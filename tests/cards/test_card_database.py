@@ -77,22 +77,39 @@ def test_scryfall_import(db, runner, tmp_path):
     assert imp.source == "scryfall" and imp.card_count == 6
 
 
-def test_resolving_a_deck_costs_one_query(app, db, load_cards, tmp_path):
+def test_resolving_a_deck_costs_one_or_two_queries(app, db, load_cards, tmp_path):
     path = tmp_path / "AtomicCards.json"
     write_mtgjson(path)
     load_cards(path)
+    deck = ["Fire/Ice", "dandan", "Delver of Secrets", "Nope", "Forest"] * 20
     statements = []
     listener = lambda *args: statements.append(args[2])  # noqa: E731
     event.listen(db.engine, "before_cursor_execute", listener)
     try:
-        got = DbCardPool().resolve(["Fire/Ice", "dandan", "Delver of Secrets", "Nope", "Forest"] * 20)
+        got = DbCardPool().resolve(deck)
+        cold = len(statements)
+        again = DbCardPool().resolve(deck)
     finally:
         event.remove(db.engine, "before_cursor_execute", listener)
-    assert len(statements) == 1
+    assert cold == 2
+    assert len(statements) - cold == 1
+    assert again == got
     assert got["Fire/Ice"].name == "Fire // Ice"
     assert got["dandan"].name == "Dandân"
     assert got["Delver of Secrets"].layout == "transform"
     assert got["Nope"] is None
+
+
+def test_reimport_is_seen_by_a_warm_cache(db, load_cards, tmp_path):
+    path = tmp_path / "AtomicCards.json"
+    write_mtgjson(path)
+    load_cards(path)
+    assert DbCardPool().get("Lightning Bolt").text.startswith("Lightning Bolt deals 3")
+    cards = mtgjson_cards()
+    cards["Lightning Bolt"][0]["text"] = "Changed by errata."
+    write_mtgjson(path, cards)
+    load_cards(path)
+    assert DbCardPool().get("Lightning Bolt").text == "Changed by errata."
 
 
 def test_lookup_prints_json_or_suggestions(runner, load_cards, tmp_path):

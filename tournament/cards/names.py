@@ -5,7 +5,10 @@ The key ignores case, accents, punctuation and spacing, so "aether vial",
 """
 from __future__ import annotations
 
+import re
 import unicodedata
+
+_ASCII_NOISE = re.compile(r"[^a-z0-9]+")
 
 _LIGATURES = str.maketrans({
     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
@@ -14,6 +17,8 @@ _LIGATURES = str.maketrans({
 
 
 def name_key(name: str) -> str:
+    if name.isascii():
+        return _ASCII_NOISE.sub("", name.lower())
     text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
     return "".join(ch for ch in text.casefold() if ch.isalnum() and not unicodedata.combining(ch))
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import Iterable
 
 import sqlalchemy as sa
@@ -16,31 +17,72 @@ _CARD_COLUMNS = [c for c in CardRow.__table__.columns]
 
 
 class DbCardPool:
-    """Resolves a deck's names in one query; did-you-mean from a per-process index.
+    """Resolves a deck's names in one or two queries; did-you-mean from a per-process index.
+
+    Cards already read are cached per process by id; every import adds a
+    `card_import` row, and the cache empties when the latest one changes, so a
+    re-import from the command line is seen at once by a running server.
 
     The suggestion index is rebuilt when the latest card import changes, so a
     running server picks up a `cards import` done from the command line.
     """
 
+    CACHE_SIZE = 40_000
     _lock = threading.Lock()
     _index: tuple[object, SuggestionIndex] | None = None
+    _cache: OrderedDict[int, Card] = OrderedDict()
+    _cache_version: object = None
 
     def __init__(self, session=None):
         self.session = session or db.session
 
     def fetch_keys(self, keys: Iterable[str]) -> dict[str, Card]:
+        """One query for which card each key means; a second only for cards not cached yet."""
         keys = list({k for k in keys if k})
         if not keys:
             return {}
-        stmt = (sa.select(CardName.key, CardName.priority, *_CARD_COLUMNS)
-                .join(CardRow, CardRow.id == CardName.card_id)
-                .where(CardName.key.in_(keys)))
-        best: dict[str, tuple[int, object]] = {}
-        for row in self.session.execute(stmt):
-            held = best.get(row.key)
-            if held is None or row.priority < held[0]:
-                best[row.key] = (row.priority, row)
-        return {k: row_to_card(r) for k, (_p, r) in best.items()}
+        version = sa.select(sa.func.max(CardImport.id)).scalar_subquery()
+        stmt = sa.select(CardName.key, CardName.priority, CardName.card_id, version).where(CardName.key.in_(keys))
+        best: dict[str, tuple[int, int]] = {}
+        data_version = None
+        for key, priority, card_id, data_version in self.session.connection().execute(stmt):
+            held = best.get(key)
+            if held is None or priority < held[0]:
+                best[key] = (priority, card_id)
+        cards = self._cards_by_id({card_id for _p, card_id in best.values()}, data_version)
+        return {k: cards[card_id] for k, (_p, card_id) in best.items()}
+
+    def _cards_by_id(self, wanted: set[int], data_version) -> dict[int, Card]:
+        cls = DbCardPool
+        out: dict[int, Card] = {}
+        with self._lock:
+            if cls._cache_version != data_version:
+                cls._cache.clear()
+                cls._cache_version = data_version
+            cache = cls._cache
+            for card_id in wanted:
+                hit = cache.get(card_id)
+                if hit is not None:
+                    out[card_id] = hit
+                    cache.move_to_end(card_id)
+        missing = [i for i in wanted if i not in out]
+        if missing:
+            rows = self.session.connection().execute(sa.select(*_CARD_COLUMNS).where(CardRow.id.in_(missing))).all()
+            with self._lock:
+                for row in rows:
+                    card = out[row.id] = row_to_card(row)
+                    if cls._cache_version == data_version:
+                        cache[row.id] = card
+                while len(cache) > self.CACHE_SIZE:
+                    cache.popitem(last=False)
+        return out
+
+    @classmethod
+    def clear_cache(cls) -> None:
+        with cls._lock:
+            cls._cache.clear()
+            cls._cache_version = None
+            cls._index = None
 
     def resolve(self, names: Iterable[str]) -> dict[str, Card | None]:
         names = list(dict.fromkeys(names))
