@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, g
 
 from .config import Config
 
@@ -30,7 +30,20 @@ def create_app(config: dict | type | None = None) -> Flask:
     csrf.init_app(app)
 
     from . import models  # noqa: F401  (every model, for Alembic)
+    from .api import bp as api_bp
+    from .auth import cli as auth_cli, views as auth_views
+    from .auth.access import load_user
     from .cards import cli as cards_cli, views as cards_views
-    app.register_blueprint(cards_views.bp)
-    app.cli.add_command(cards_cli.cards)
+    from .decks import cli as decks_cli
+    from .events import views as events_views
+    from .web import register_error_handlers
+
+    app.before_request(load_user)
+    app.context_processor(lambda: {"current_user": g.get("user")})
+    for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, api_bp):
+        app.register_blueprint(blueprint)
+    csrf.exempt(api_bp)
+    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user):
+        app.cli.add_command(group)
+    register_error_handlers(app)
     return app

@@ -1,2 +1,4 @@
 """Every feature's models, imported in one place so migrations see them all."""
+from .auth.models import ApiToken, LoginAttempt, User  # noqa: F401
 from .cards.models import Card, CardImport, CardName  # noqa: F401
+from .events.models import AuditEntry, Decklist, Event, Registration  # noqa: F401

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import hashlib
+
+import sqlalchemy as sa
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from ..cards.models import utcnow
+from ..extensions import db
+
+ROLES = ("organizer", "judge")
+
+
+class User(db.Model):
+    """An organizer or judge. Players have no account: they hold an access code."""
+    __tablename__ = "user"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(80), nullable=False, unique=True)
+    password_hash = sa.Column(sa.String(256), nullable=False)
+    role = sa.Column(sa.String(20), nullable=False)
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (sa.CheckConstraint("role in ('organizer', 'judge')", name="role"),)
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+    @property
+    def is_organizer(self) -> bool:
+        return self.role == "organizer"
+
+
+class ApiToken(db.Model):
+    """A staff bearer token; only its hash is stored."""
+    __tablename__ = "api_token"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    user_id = sa.Column(sa.Integer, sa.ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
+    token_hash = sa.Column(sa.String(64), nullable=False, unique=True)
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+    last_used_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+
+    user = db.relationship(User)
+
+    @staticmethod
+    def hash(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+
+class LoginAttempt(db.Model):
+    """Failed logins, kept to slow down password guessing (per name and per address)."""
+    __tablename__ = "login_attempt"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(80), nullable=False, index=True)
+    address = sa.Column(sa.String(64), nullable=False, index=True)
+    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow, index=True)

@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from ..cards.models import utcnow
+from ..extensions import db
+
+MODES = ("pods", "duel")
+STATUSES = ("registration", "running", "finished")
+PAPER_SIZES = ("A4", "Letter")
+SCORING_PROFILES = ("democratic", "survival", "cedh", "mtr")
+
+
+class Event(db.Model):
+    __tablename__ = "event"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    organizer_id = sa.Column(sa.Integer, sa.ForeignKey("user.id"), nullable=False, index=True)
+    name = sa.Column(sa.String(200), nullable=False)
+    date = sa.Column(sa.Date, nullable=True)
+    venue = sa.Column(sa.String(200), nullable=False, default="")
+    ruleset = sa.Column(sa.String(40), nullable=False)
+    banlist_add = sa.Column(sa.JSON, nullable=False, default=list)
+    banlist_remove = sa.Column(sa.JSON, nullable=False, default=list)
+    mode = sa.Column(sa.String(10), nullable=False, default="pods")
+    pod_size = sa.Column(sa.Integer, nullable=False, default=4)
+    sideboard_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
+    swap_seconds = sa.Column(sa.Integer, nullable=False, default=180)
+    scoring_profile = sa.Column(sa.String(20), nullable=False, default="democratic")
+    round_minutes = sa.Column(sa.Integer, nullable=False, default=90)
+    decklist_deadline = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    paper_size = sa.Column(sa.String(10), nullable=False, default="A4")
+    status = sa.Column(sa.String(20), nullable=False, default="registration")
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    organizer = db.relationship("User")
+    registrations = db.relationship("Registration", back_populates="event", cascade="all, delete-orphan",
+                                    order_by="Registration.id")
+
+    __table_args__ = (
+        sa.CheckConstraint("pod_size between 3 and 5", name="pod_size"),
+        sa.CheckConstraint("mode in ('pods', 'duel')", name="mode"),
+        sa.CheckConstraint("status in ('registration', 'running', 'finished')", name="status"),
+        sa.CheckConstraint("swap_seconds >= 0", name="swap_seconds"),
+    )
+
+
+class Registration(db.Model):
+    """A player in an event. The access code is the player's key to their own page."""
+    __tablename__ = "registration"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    event_id = sa.Column(sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), nullable=False, index=True)
+    name = sa.Column(sa.String(100), nullable=False)
+    search_key = sa.Column(sa.String(200), nullable=False, default="")   # name without case, accents, spaces
+    contact = sa.Column(sa.String(200), nullable=False, default="")
+    player_id = sa.Column(sa.String(40), nullable=True)
+    access_code = sa.Column(sa.String(16), nullable=False, unique=True)
+    late = sa.Column(sa.Boolean, nullable=False, default=False)
+    checked_in_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    dropped_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    notes = sa.Column(sa.Text, nullable=False, default="")
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+    deck_id = sa.Column(sa.Integer, sa.ForeignKey("decklist.id", use_alter=True, ondelete="SET NULL"), nullable=True)
+
+    event = db.relationship(Event, back_populates="registrations")
+    deck = db.relationship("Decklist", foreign_keys=[deck_id], post_update=True)
+
+    __table_args__ = (
+        sa.UniqueConstraint("event_id", "player_id", name="uq_registration_event_player"),
+        sa.Index("ix_registration_event_name", "event_id", "name"),
+    )
+
+    @property
+    def deck_status(self) -> str:
+        if self.deck is None:
+            return "missing"
+        return "legal" if self.deck.legal else "illegal"
+
+
+class Decklist(db.Model):
+    """One submitted decklist with its check; every submission is kept."""
+    __tablename__ = "decklist"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    registration_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"),
+                                nullable=False, index=True)
+    text = sa.Column(sa.Text, nullable=False)
+    ruleset = sa.Column(sa.String(40), nullable=False)
+    legal = sa.Column(sa.Boolean, nullable=False)
+    result = sa.Column(sa.JSON, nullable=False)          # DeckCheck.to_json()
+    submitted_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+    submitted_by = sa.Column(sa.String(120), nullable=False)   # "player" or "judge:NAME"
+
+
+class AuditEntry(db.Model):
+    """Who did what and when: results, swaps, overrides, check-ins, late edits."""
+    __tablename__ = "audit_entry"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    event_id = sa.Column(sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), nullable=True, index=True)
+    actor = sa.Column(sa.String(120), nullable=False)
+    action = sa.Column(sa.String(60), nullable=False)
+    details = sa.Column(sa.JSON, nullable=False, default=dict)
+    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)

@@ -1,0 +1,384 @@
+"""Events, registrations, decklists and check-in: every change goes through here."""
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import date as Date, datetime, timezone
+
+import sqlalchemy as sa
+
+from ..auth.models import User
+from ..cards.models import utcnow
+from ..cards.names import name_key
+from ..cards.repository import DbCardPool
+from ..decks.checks import check_deck
+from ..decks.domain import DeckInputError
+from ..decks.parser import parse_upload
+from ..decks.rulesets import UnknownRuleset, get_ruleset
+from ..errors import Forbidden, NotFound, Refused
+from ..extensions import db
+from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, AuditEntry, Decklist, Event, Registration
+
+ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+ACCESS_CODE_LENGTH = 8
+EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
+                "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
+                "paper_size", "status")
+MAX_BANLIST_EDITS = 500
+
+
+def log(event: Event | None, actor: str, action: str, **details) -> None:
+    db.session.add(AuditEntry(event_id=event.id if event else None, actor=actor, action=action, details=details))
+
+
+def actor_name(user: User | None) -> str:
+    return f"{user.role}:{user.name}" if user else "player"
+
+
+# ----------------------------------------------------------------- text checks
+
+def clean_text(value, field: str, label: str, max_len: int, required: bool = False) -> str:
+    """Trimmed single-line text in any script; control characters and oversize input refused."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise Refused(f"{label} must be text.", field=field)
+    value = unicodedata.normalize("NFC", value.strip())
+    if required and not value:
+        raise Refused(f"{label} is required.", field=field)
+    if len(value) > max_len:
+        raise Refused(f"{label} is {len(value):,} characters; the limit is {max_len}.", field=field)
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise Refused(f"{label} contains control characters; type it again as plain text.", field=field)
+    return value
+
+
+def _int(value, field: str, label: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or value is None or value == "":
+        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field) from None
+    if not lo <= number <= hi or (isinstance(value, float) and value != number):
+        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
+    return number
+
+
+def _choice(value, field: str, label: str, choices) -> str:
+    if value not in choices:
+        raise Refused(f"{label} must be one of: {', '.join(choices)}.", field=field)
+    return value
+
+
+def _bool(value, field: str, label: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "1", "on", "yes", 1):
+        return True
+    if value in ("false", "0", "off", "no", 0, "", None):
+        return False
+    raise Refused(f"{label} must be true or false.", field=field)
+
+
+def _date(value, field: str) -> Date | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, Date):
+        return value
+    try:
+        return Date.fromisoformat(str(value))
+    except ValueError:
+        raise Refused("The date must look like 2026-12-05.", field=field) from None
+
+
+def _deadline(value, field: str) -> datetime | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, datetime):
+        try:
+            value = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            raise Refused("The decklist deadline must look like 2026-12-05T10:00 (UTC, or with an offset).",
+                          field=field) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _names(value, field: str, label: str) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise Refused(f"{label} must be a list of card names.", field=field)
+    names = [clean_text(v, field, label, 200) for v in value]
+    names = list(dict.fromkeys(n for n in names if n))
+    if len(names) > MAX_BANLIST_EDITS:
+        raise Refused(f"{label} lists {len(names)} cards; the limit is {MAX_BANLIST_EDITS}.", field=field)
+    return names
+
+
+def clean_event_fields(data: dict, partial: bool = False) -> dict:
+    """Validate event settings from a form or JSON; unknown keys are refused."""
+    if not isinstance(data, dict):
+        raise Refused("Event settings must be an object of fields.")
+    unknown = set(data) - set(EVENT_FIELDS)
+    if unknown:
+        raise Refused(f"Unknown event field(s): {', '.join(sorted(map(str, unknown)))}.")
+    out = {}
+    checks = {
+        "name": lambda v: clean_text(v, "name", "The event name", 200, required=True),
+        "date": lambda v: _date(v, "date"),
+        "venue": lambda v: clean_text(v, "venue", "The venue", 200),
+        "ruleset": lambda v: _ruleset(v),
+        "banlist_add": lambda v: _names(v, "banlist_add", "Cards added to the banlist"),
+        "banlist_remove": lambda v: _names(v, "banlist_remove", "Cards removed from the banlist"),
+        "mode": lambda v: _choice(v, "mode", "The mode", MODES),
+        "pod_size": lambda v: _int(v, "pod_size", "The pod size", 3, 5),
+        "sideboard_enabled": lambda v: _bool(v, "sideboard_enabled", "Sideboards"),
+        "swap_seconds": lambda v: _int(v, "swap_seconds", "The swap window", 0, 3600),
+        "scoring_profile": lambda v: _choice(v, "scoring_profile", "The scoring profile", SCORING_PROFILES),
+        "round_minutes": lambda v: _int(v, "round_minutes", "The round length", 10, 600),
+        "decklist_deadline": lambda v: _deadline(v, "decklist_deadline"),
+        "paper_size": lambda v: _choice(v, "paper_size", "The paper size", PAPER_SIZES),
+        "status": lambda v: _choice(v, "status", "The status", STATUSES),
+    }
+    for key in EVENT_FIELDS:
+        if key in data:
+            out[key] = checks[key](data[key])
+        elif not partial and key in ("name", "ruleset"):
+            raise Refused(f"The {key.replace('_', ' ')} is required.", field=key)
+    return out
+
+
+def _ruleset(value) -> str:
+    try:
+        return get_ruleset(value).id
+    except (UnknownRuleset, TypeError) as e:
+        raise Refused(str(e), field="ruleset") from None
+
+
+# ----------------------------------------------------------------- events
+
+def get_event(event_id) -> Event:
+    event = db.session.get(Event, event_id) if isinstance(event_id, int) else None
+    if event is None:
+        raise NotFound("No such event.")
+    return event
+
+
+def require_staff(user: User | None, event: Event | None = None, organizer_only: bool = False) -> User:
+    """Organizers manage their own events; judges act on every event's players and results."""
+    if user is None:
+        raise Refused("Log in as an organizer or judge first.", status=401)
+    if organizer_only or user.role == "organizer":
+        if user.role != "organizer":
+            raise Forbidden("Only the event's organizer may do that.")
+        if event is not None and event.organizer_id != user.id:
+            raise Forbidden("This event belongs to another organizer.")
+    return user
+
+
+def create_event(organizer: User, data: dict) -> Event:
+    require_staff(organizer, organizer_only=True)
+    fields = clean_event_fields(data)
+    if fields.get("mode") == "duel" and "scoring_profile" not in fields:
+        fields["scoring_profile"] = "mtr"
+    event = Event(organizer_id=organizer.id, **fields)
+    db.session.add(event)
+    db.session.flush()
+    log(event, actor_name(organizer), "event.create", name=event.name)
+    return event
+
+
+def update_event(event: Event, user: User, data: dict) -> Event:
+    require_staff(user, event, organizer_only=True)
+    fields = clean_event_fields(data, partial=True)
+    for key, value in fields.items():
+        setattr(event, key, value)
+    db.session.flush()
+    log(event, actor_name(user), "event.update", fields=sorted(fields))
+    return event
+
+
+def copy_event(event: Event, user: User, name: str | None = None) -> Event:
+    """A new event with the same settings, no players, open for registration."""
+    require_staff(user, event, organizer_only=True)
+    settings = {k: getattr(event, k) for k in EVENT_FIELDS if k not in ("status", "date", "decklist_deadline")}
+    settings["name"] = name or f"{event.name} (copy)"
+    settings["name"] = settings["name"][:200]
+    copy = create_event(user, settings)
+    log(copy, actor_name(user), "event.copy", source_event=event.id)
+    return copy
+
+
+def events_for(user: User) -> list[Event]:
+    stmt = sa.select(Event).order_by(Event.date.desc().nulls_last(), Event.id.desc())
+    if user.role == "organizer":
+        stmt = stmt.where(Event.organizer_id == user.id)
+    return list(db.session.execute(stmt).scalars())
+
+
+# ----------------------------------------------------------------- registrations
+
+def new_access_code() -> str:
+    return "".join(secrets.choice(ACCESS_CODE_ALPHABET) for _ in range(ACCESS_CODE_LENGTH))
+
+
+def normalise_code(code) -> str:
+    return "".join(ch for ch in str(code or "").upper() if ch.isalnum())[:32]
+
+
+def registration_by_code(code) -> Registration:
+    code = normalise_code(code)
+    reg = db.session.execute(sa.select(Registration).where(Registration.access_code == code)).scalar() if code else None
+    if reg is None:
+        raise NotFound("No registration has this access code. Check the code on your receipt.")
+    return reg
+
+
+def get_registration(event: Event, registration_id) -> Registration:
+    reg = db.session.get(Registration, registration_id) if isinstance(registration_id, int) else None
+    if reg is None or reg.event_id != event.id:
+        raise NotFound("No such player in this event.")
+    return reg
+
+
+def register_player(event: Event, data: dict, user: User | None = None) -> Registration:
+    """Players register themselves before the event starts; staff also add late entries."""
+    if not isinstance(data, dict):
+        raise Refused("Registration must be an object of fields.")
+    unknown = set(data) - {"name", "contact", "player_id", "decklist"}
+    if unknown:
+        raise Refused(f"Unknown registration field(s): {', '.join(sorted(map(str, unknown)))}.")
+    if event.status == "finished":
+        raise Refused("This event has finished; registration is closed.", status=409)
+    late = event.status == "running"
+    if late and user is None:
+        raise Refused("The event has started. Ask at the desk for a late registration.", status=409)
+    name = clean_text(data.get("name"), "name", "Your name", 100, required=True)
+    contact = clean_text(data.get("contact"), "contact", "The contact", 200)
+    player_id = clean_text(data.get("player_id"), "player_id", "The player ID", 40) or None
+    if player_id and db.session.execute(sa.select(Registration.id).where(
+            Registration.event_id == event.id, Registration.player_id == player_id)).first():
+        raise Refused(f"Player ID {player_id} is already registered for this event.", status=409, field="player_id")
+    code = new_access_code()
+    while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
+        code = new_access_code()
+    reg = Registration(event_id=event.id, name=name, search_key=name_key(name), contact=contact,
+                       player_id=player_id, access_code=code, late=late)
+    db.session.add(reg)
+    db.session.flush()
+    log(event, actor_name(user), "registration.create", registration=reg.id, name=name, late=late)
+    decklist = data.get("decklist")
+    if decklist not in (None, ""):
+        if not isinstance(decklist, str):
+            raise Refused("The decklist must be text.", field="decklist")
+        submit_decklist(reg, decklist.encode("utf-8"), user=user)
+    return reg
+
+
+@dataclass(frozen=True)
+class DeckSubmission:
+    decklist: Decklist
+    result: dict
+
+
+def deadline_passed(event: Event, now: datetime | None = None) -> bool:
+    if event.decklist_deadline is None:
+        return event.status != "registration"
+    deadline = event.decklist_deadline
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=timezone.utc)
+    return (now or utcnow()) > deadline
+
+
+def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
+                    filename: str | None = None) -> DeckSubmission:
+    """Check and store a decklist. After the deadline only a judge or organizer may (logged)."""
+    event = reg.event
+    if user is None and deadline_passed(event):
+        raise Refused("The decklist deadline has passed, so your list is locked. A judge can still correct it.",
+                      status=409)
+    if user is None and reg.dropped_at is not None:
+        raise Refused("You have dropped from this event.", status=409)
+    try:
+        parsed = parse_upload(data, filename)
+    except DeckInputError as e:
+        raise Refused(str(e), field="decklist") from None
+    result = check_deck(parsed, DbCardPool(), event.ruleset, event.banlist_add or (), event.banlist_remove or ())
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    deck = Decklist(registration_id=reg.id, text=text, ruleset=event.ruleset, legal=result.legal,
+                    result=result.to_json(), submitted_by=actor_name(user))
+    db.session.add(deck)
+    db.session.flush()
+    reg.deck_id = deck.id
+    reg.deck = deck
+    log(event, actor_name(user), "decklist.submit", registration=reg.id, legal=result.legal,
+        after_deadline=deadline_passed(event))
+    return DeckSubmission(deck, result.to_json())
+
+
+def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
+    require_staff(user)
+    if reg.dropped_at is not None and not undo:
+        raise Refused(f"{reg.name} has dropped; undrop them first.", status=409)
+    reg.checked_in_at = None if undo else (reg.checked_in_at or utcnow())
+    log(reg.event, actor_name(user), "checkin.undo" if undo else "checkin", registration=reg.id)
+    return reg
+
+
+def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
+    require_staff(user)
+    reg.dropped_at = None if undo else (reg.dropped_at or utcnow())
+    log(reg.event, actor_name(user), "drop.undo" if undo else "drop", registration=reg.id)
+    return reg
+
+
+def set_notes(reg: Registration, user: User, notes) -> Registration:
+    require_staff(user)
+    if not isinstance(notes, str):
+        raise Refused("Notes must be text.", field="notes")
+    if len(notes) > 5000:
+        raise Refused(f"The notes are {len(notes):,} characters; the limit is 5000.", field="notes")
+    reg.notes = notes
+    log(reg.event, actor_name(user), "notes", registration=reg.id)
+    return reg
+
+
+def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
+    """As-you-type search over name (any script, accents ignored), access code and player ID."""
+    query = (query or "").strip()[:100]
+    stmt = sa.select(Registration).where(Registration.event_id == event.id)
+    if query:
+        key = name_key(query)
+        code = normalise_code(query)
+        conditions = [Registration.player_id == query]
+        if key:
+            conditions.append(Registration.search_key.contains(key, autoescape=True))
+        if code:
+            conditions.append(Registration.access_code == code)
+        stmt = stmt.where(sa.or_(*conditions))
+    stmt = stmt.order_by(Registration.name, Registration.id).limit(limit)
+    return list(db.session.execute(stmt).scalars())
+
+
+def event_counters(event: Event) -> dict:
+    R = Registration
+    row = db.session.execute(
+        sa.select(
+            sa.func.count(R.id),
+            sa.func.count(R.checked_in_at),
+            sa.func.count(R.dropped_at),
+            sa.func.count(R.deck_id),
+            sa.func.count(Decklist.id).filter(Decklist.legal.is_(True)),
+        ).select_from(R).outerjoin(Decklist, Decklist.id == R.deck_id).where(R.event_id == event.id)
+    ).one()
+    total, checked_in, dropped, with_deck, legal = row
+    return {"registered": total, "checked_in": checked_in, "dropped": dropped,
+            "legal_decks": legal, "illegal_decks": with_deck - legal, "missing_decks": total - with_deck}
