@@ -138,3 +138,66 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_pg)
         if "slow" in item.keywords and not ATOMIC_CARDS.exists():
             item.add_marker(skip_cards)
+
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def make_user(db):
+    """make_user(name, role='organizer') -> User with password PASSWORD."""
+    from tournament.auth.operations import create_user
+
+    def make(name="Olga Organizer", role="organizer", password=PASSWORD):
+        user = create_user(name, password, role)
+        db.session.commit()
+        return user
+    return make
+
+
+@pytest.fixture
+def organizer(make_user):
+    return make_user("Olga Organizer", "organizer")
+
+
+@pytest.fixture
+def judge(make_user):
+    return make_user("Jan Judge", "judge")
+
+
+@pytest.fixture
+def make_event(db, organizer):
+    """make_event(**settings) -> Event owned by `organizer` (edh-2010, pods, by default)."""
+    from tournament.events.operations import create_event
+
+    def make(owner=None, **settings):
+        data = {"name": "Friday Night EDH", "ruleset": "edh-2010", **settings}
+        event = create_event(owner or organizer, data)
+        db.session.commit()
+        return event
+    return make
+
+
+@pytest.fixture
+def make_player(db):
+    """make_player(event, name=..., decklist=None, staff=None) -> Registration."""
+    from tournament.events.operations import register_player
+
+    def make(event, name="Šárka Dvořáková", decklist=None, staff=None, **fields):
+        data = {"name": name, **fields}
+        if decklist is not None:
+            data["decklist"] = decklist
+        reg = register_player(event, data, user=staff)
+        db.session.commit()
+        return reg
+    return make
+
+
+@pytest.fixture
+def login(client):
+    """login(user) logs the test client in through the real form."""
+    def do(user, password=PASSWORD):
+        response = client.post("/auth/login", data={"name": user.name, "password": password})
+        assert response.status_code == 302, response.get_data(as_text=True)
+        return response
+    return do
