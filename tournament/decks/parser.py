@@ -1,0 +1,679 @@
+"""Decklist text -> ParsedDeck, read the way players actually paste and export.
+
+Pure functions: no Flask, no database, no card database. The parser knows
+sections, counts and markers, never card types; moving Scheme cards found by
+type is a later step, after names are resolved.
+
+Formats: Arena/MTGO/Moxfield/Archidekt/Deckstats/TappedOut text (also Forge
+and XMage lines), Moxfield and Archidekt CSV exports, MTGO ``.dek`` XML.
+
+Rules for the ambiguous cases:
+
+* Line numbers are 1-based and count every physical line of the submission.
+* A recognised header (``Commander``, ``Deck``, ``Sideboard (10)``,
+  ``SIDEBOARD:``, ``// Main``, ``# Sideboard``, ``[Commander]`` ...) switches
+  the section. A ``//`` or ``#`` line that is not a header is a comment and is
+  skipped. A Commander/Companion section that already holds a card is ended
+  (back to the main deck) by a blank line, a comment (``// Ramp``) or a
+  card-type header (``Creatures (30)``): "Commander, 1 Atraxa, blank, 1 Sol
+  Ring, ..." means the deck has begun. Partners are listed together.
+* ``*CMDR*``, an Archidekt ``[Commander]`` category and a Deckstats
+  ``#!Commander`` note make the card a general whatever section it is in;
+  ``[Sideboard]`` and ``[Maybeboard]`` categories move it to those sections.
+* Lines under Arena's ``About`` (or Forge's ``[metadata]``) name the deck and
+  are skipped.
+* Apart from ending a general's section, blank lines mean something only in a
+  text with no section headers and no ``SB:``/``CM:``/``Commander:`` prefixes:
+    - general on top: when nothing is marked as the general, no header
+      precedes the first card, and the first blank-separated block is a single
+      card with count 1 followed by more cards, that card is the general;
+    - MTGO sideboard (only when there are no headers of any kind): among the
+      blocks that still hold main-deck cards, if there are at least two, the
+      last one is the sideboard -- except that a last block of one card with
+      count 1, when no general was found, is the general (MTGO keeps the
+      general in the sideboard).
+* MTGO ``.dek``: ``Sideboard="true"`` is the sideboard, except that a
+  sideboard of exactly one card with quantity 1 is the general (MTGO's way).
+* Dungeons (``DUNGEON_NAMES``) go to ``dungeons`` from any section except the
+  maybeboard, which is not part of the deck.
+* Counts below 1 or above 999, a count with no name and over-long lines are
+  reported as UnparsedLine; only blank lines, comments and headers are skipped.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import dataclasses
+import re
+from pathlib import PurePath
+from xml.parsers import expat
+
+from tournament.cards.names import name_key
+from tournament.decks.domain import DeckInputError, Entry, ParsedDeck, UnparsedLine
+
+MAX_BYTES = 1_000_000
+MAX_LINES = 2000
+MAX_LINE_LENGTH = 500
+MAX_COUNT = 999
+
+DUNGEON_NAMES = ("Lost Mine of Phandelver", "Dungeon of the Mad Mage", "Tomb of Annihilation", "Undercity")
+_DUNGEON_KEYS = frozenset(name_key(n) for n in DUNGEON_NAMES)
+# name_key costs microseconds; screening by the last letters lets almost every card skip it.
+_DUNGEON_ENDINGS = ("delver", "mage", "lation", "city")
+
+_ABOUT = "about"        # Arena "About" / Forge "[metadata]": deck name, not cards
+
+_BOARD_HEADERS = {
+    "commander": "commander", "commanders": "commander",
+    "deck": "main", "main": "main", "mainboard": "main", "main deck": "main", "maindeck": "main",
+    "sideboard": "sideboard", "side board": "sideboard",
+    "maybeboard": "maybeboard", "maybe": "maybeboard", "considering": "maybeboard",
+    "companion": "companion", "companions": "companion",
+    "scheme": "scheme", "schemes": "scheme",
+    "dungeon": "dungeon", "dungeons": "dungeon",
+    "about": _ABOUT, "metadata": _ABOUT,
+}
+_TYPE_HEADERS = frozenset({
+    "creature", "creatures", "instant", "instants", "sorcery", "sorceries",
+    "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
+    "land", "lands", "battle", "battles", "spells",
+})
+# "Commander: Atraxa, Praetors' Voice" and MTGO's "SB: 1 Negate".
+_INLINE_BOARDS = {
+    "sb": "sideboard", "sideboard": "sideboard", "cm": "commander",
+    "commander": "commander", "commanders": "commander", "companion": "companion",
+}
+_CATEGORY_FLAGS = {
+    "commander": "commander", "commanders": "commander",
+    "sideboard": "sideboard", "maybeboard": "maybeboard", "considering": "maybeboard",
+}
+_LIST_FOR = {
+    "commander": "commanders", "main": "main", "sideboard": "sideboard", "companion": "companions",
+    "scheme": "schemes", "dungeon": "dungeons", "maybeboard": "ignored",
+}
+
+# The common card line, read by one regex: optional MTGO prefix, count, name, then
+# Arena/Moxfield/Archidekt trailers in their usual order:
+#   [SB:] 1[x] Name [(SET) [collector]] [*F* ...] [[Category]] [^Tag^]
+# Groups: prefix, count, name, stars, category. Anything else takes the general path.
+_NAME_CHARS = r"[^\s(\[*^#|:](?:[^(\[*^#|:\n]*[^\s(\[*^#|:])?"
+_CARD_LINE = (
+    r"[ \t]*(?:((?i:sb|cm)):[ \t]*)?([1-9]\d{0,2})[xX]?[ \t]+(" + _NAME_CHARS + r")"
+    r"(?:[ \t]+\([A-Za-z0-9]{2,6}\)(?:[ \t]+[A-Za-z0-9][A-Za-z0-9\-★†]*)?)?"
+    r"((?:[ \t]+\*[A-Za-z]{1,8}\*)*)"
+    r"(?:[ \t]+\[([^\[\]\n]*)\])?"
+    r"(?:[ \t]+\^[^^\n]*\^)?[ \t]*")
+# One match per line over the whole text: (line, prefix, count, name, stars,
+# category), the last five empty unless it is a common card line. One findall
+# costs less than a fullmatch per line.
+_LINES = re.compile(r"^(" + _CARD_LINE + r"|.*)$", re.M)
+_HEADER = re.compile(r"\[?\s*([A-Za-z][A-Za-z ]*?)\s*\]?\s*:?\s*(?:\(\s*\d+\s*\))?\s*:?")
+_INLINE = re.compile(r"([A-Za-z]+)\s*:\s*(\S.*)")
+_COUNT = re.compile(r"(-?\d+)[xX]?(?:\s+|$)")
+_SPECIAL = re.compile(r"[(\[*^#|]")
+# Trailing markers, matched on the reversed line so each one is an anchored match
+# instead of a search from every position: *F* *E* *CMDR*, (F), ^Tag,#37d67a^,
+# [CMR] 472, [Ramp], [Commander{top}], (CMR) 472, (PLST) LRW-123.
+_COLLECTOR_REV = r"(?:[A-Za-z0-9\-★†]*[A-Za-z0-9]\s+)?"
+_TAIL_REV = re.compile(
+    r"\s*(?:\*(?P<star>[A-Za-z]{1,8})\*"
+    r"|\)[FE]\("
+    r"|\^[^^]*\^"
+    r"|" + _COLLECTOR_REV + r"\](?P<cat>[^\[\]]*)\["
+    r"|" + _COLLECTOR_REV + r"\)[A-Za-z0-9]{2,6}\("
+    r")")
+_XMAGE_SET = re.compile(r"\[[A-Za-z0-9]*:[^\]]*\]\s*")
+_NOTE = re.compile(r"\s#(.*)$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CSV_COUNT = re.compile(r"(-?\d+)\s*[xX]?")
+_MARKUP = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
+
+_COUNT_COLUMNS = frozenset({"count", "quantity", "qty"})
+_NAME_COLUMNS = frozenset({"name", "card name", "card", "cardname"})
+_BOARD_COLUMNS = frozenset({"board", "section"})
+_CATEGORY_COLUMNS = frozenset({"category", "categories", "tags"})
+_CSV_BOARDS = {
+    "": "main", "main": "main", "mainboard": "main", "main deck": "main", "maindeck": "main", "deck": "main",
+    "side": "sideboard", "sideboard": "sideboard",
+    "commander": "commander", "commanders": "commander",
+    "maybe": "maybeboard", "maybeboard": "maybeboard", "considering": "maybeboard",
+    "companion": "companion", "companions": "companion",
+    "scheme": "scheme", "schemes": "scheme", "dungeon": "dungeon", "dungeons": "dungeon",
+}
+
+_NOT_UTF8 = ("The file is not a UTF-8 text file. Export the deck as plain text (UTF-8) "
+             "and upload it again, or paste the list into the box.")
+_BINARY = ("This is not a text decklist: it contains binary data. Export the deck as text "
+           "(one card per line) from your deck site and paste or upload that.")
+_EMPTY = 'The decklist is empty. Paste the deck, one card per line, like "1 Sol Ring".'
+
+
+# ---------------------------------------------------------------- public API
+
+def parse_decklist(text: str) -> ParsedDeck:
+    """Parse a pasted decklist; CSV or .dek XML pasted into the box is recognised too."""
+    text, lines, dirty = _checked_lines(text)
+    return _dispatch(text, lines, dirty, "")
+
+
+def parse_upload(data: bytes, filename: str | None = None) -> ParsedDeck:
+    """Parse an uploaded file: MTGO .dek XML, a CSV export or plain text.
+
+    The content decides; the file name only breaks ties (a ``.csv`` with no
+    recognisable header is refused rather than read as card names).
+    """
+    text, lines, dirty = _checked_lines(read_decklist_text(data))
+    return _dispatch(text, lines, dirty, PurePath(filename).suffix.lower() if filename else "")
+
+
+def read_decklist_text(data: bytes) -> str:
+    """Decode an upload: UTF-8 (BOM optional), UTF-16/32 with BOM, BOM-less UTF-16."""
+    if len(data) > MAX_BYTES:
+        raise DeckInputError(_too_big(len(data)))
+    try:
+        if data.startswith(codecs.BOM_UTF8):
+            return data[3:].decode("utf-8")
+        if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+            return data.decode("utf-32")
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return data.decode("utf-16")
+    except UnicodeDecodeError:
+        raise DeckInputError(_NOT_UTF8) from None
+    if b"\x00" in data:
+        encoding = _bomless_utf16(data)
+        if encoding is None:
+            raise DeckInputError(_BINARY)
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            raise DeckInputError(_BINARY) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeckInputError(_NOT_UTF8) from None
+
+
+# ---------------------------------------------------------------- input checks
+
+def _too_big(size: int) -> str:
+    return (f"The decklist is {size / 1_000_000:.1f} MB; the limit is {MAX_BYTES // 1_000_000} MB. "
+            "Paste only the deck.")
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """Notepad-style UTF-16 without a BOM: mostly-ASCII text leaves every other byte NUL."""
+    if len(data) < 4 or len(data) % 2:
+        return None
+    half = len(data) // 2
+    if data[1::2].count(0) >= 0.9 * half:
+        return "utf-16-le"
+    if data[0::2].count(0) >= 0.9 * half:
+        return "utf-16-be"
+    return None
+
+
+def _checked_lines(text: str) -> tuple[str, list[str], bool]:
+    """Refuse what cannot be a decklist; return normalised text, its lines, and
+    whether some lines carry control characters."""
+    if len(text) > MAX_BYTES // 4:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_BYTES:
+            raise DeckInputError(_too_big(size))
+    if "\x00" in text:
+        raise DeckInputError(_BINARY)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise DeckInputError(_EMPTY)
+    bad = len(_CONTROL.findall(text)) + text.count("\ufffd")
+    if bad * 10 > len(text):
+        raise DeckInputError(_BINARY)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    while not lines[-1].strip():
+        lines.pop()
+    if len(lines) > MAX_LINES:
+        raise DeckInputError(f"The decklist has {len(lines):,} lines; the limit is {MAX_LINES:,}. "
+                             "Paste only the deck.")
+    return text, lines, bad > 0
+
+
+def _dispatch(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedDeck:
+    deck = _parse_any(text, lines, dirty, suffix)
+    if not deck.unparsed and not any(getattr(deck, attr) for attr in _LIST_FOR.values()):
+        raise DeckInputError("The decklist has no card lines, only headers or comments. "
+                             'Paste the deck, one card per line, like "1 Sol Ring".')
+    return deck
+
+
+def _parse_any(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedDeck:
+    first_at, first = next((i, line.strip()) for i, line in enumerate(lines) if line.strip())
+    if first.startswith("<"):
+        low = first[:15].lower()
+        if low.startswith(("<!doctype html", "<html")):
+            raise DeckInputError("This is a web page, not a decklist. Use your deck site's "
+                                 "export (text, CSV or MTGO .dek) and paste or upload that.")
+        if low.startswith(("<?xml", "<deck", "<!doctype")) or suffix == ".dek":
+            return _parse_dek(text, lines)
+    header = _csv_header(first)
+    if header is not None:
+        return _parse_csv(lines, first_at, *header)
+    if suffix == ".csv" and ("," in first or ";" in first):
+        raise DeckInputError("The CSV file has no header row with Count (or Quantity) and Name "
+                             "columns. Export it again from Moxfield or Archidekt, or paste the "
+                             "list as text.")
+    return _parse_text(text, lines, dirty)
+
+
+# ---------------------------------------------------------------- placing cards
+
+def _lists(deck: ParsedDeck) -> dict[str, list[Entry]]:
+    return {section: getattr(deck, attr) for section, attr in _LIST_FOR.items()}
+
+
+def _is_dungeon(name: str) -> bool:
+    return name.lower().endswith(_DUNGEON_ENDINGS) and name_key(name) in _DUNGEON_KEYS
+
+
+def _place(lists: dict[str, list[Entry]], count: int, name: str, line: int, section: str, raw: str) -> None:
+    if section != "maybeboard" and _is_dungeon(name):
+        section = "dungeon"
+    lists[section].append(_make_entry(count, name, line, section, raw))
+
+
+def _entry_maker():
+    """Entry(...) goes through object.__setattr__ per field (it is frozen); setting
+    the slots directly takes about half the time, and a deck makes a hundred."""
+    names = ("count", "name", "line", "section", "raw")
+    if tuple(f.name for f in dataclasses.fields(Entry)) != names:
+        return Entry
+    set_count, set_name, set_line, set_section, set_raw = (Entry.__dict__[n].__set__ for n in names)
+    new = object.__new__
+
+    def make(count: int, name: str, line: int, section: str, raw: str) -> Entry:
+        entry = new(Entry)
+        set_count(entry, count)
+        set_name(entry, name)
+        set_line(entry, line)
+        set_section(entry, section)
+        set_raw(entry, raw)
+        return entry
+    return make
+
+
+_make_entry = _entry_maker()
+
+
+def _count_problem(count: int) -> str | None:
+    if count < 1:
+        return f"count {count}"
+    if count > MAX_COUNT:
+        return f"count {count} is more than {MAX_COUNT}"
+    return None
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 120 else text[:120] + "…"
+
+
+def _category_flag(categories: str) -> str | None:
+    """Archidekt categories ("Ramp,Commander{top}"): the general wins, then sideboard/maybeboard."""
+    low = categories.lower()
+    if "commander" not in low and "board" not in low and "considering" not in low:
+        return None
+    found = None
+    for part in low.replace(";", ",").split(","):
+        flag = _CATEGORY_FLAGS.get(part.split("{", 1)[0].strip())
+        if flag == "commander":
+            return flag
+        found = found or flag
+    return found
+
+
+# ---------------------------------------------------------------- plain text
+
+def _header(text: str) -> str | None:
+    """The section a header line opens, "type" for a card-type header, else None."""
+    m = _HEADER.fullmatch(text)
+    if m is None:
+        return None
+    word = " ".join(m.group(1).lower().split())
+    section = _BOARD_HEADERS.get(word)
+    if section is None and word in _TYPE_HEADERS:
+        return "type"
+    return section
+
+
+def _strip_markers(rest: str) -> tuple[str, str | None]:
+    """Remove set codes, collector numbers, foil marks and tags from the end of a card line."""
+    flag = None
+    if "|" in rest:                                  # Forge "Sol Ring|C21|1"
+        rest = rest.split("|", 1)[0]
+    if rest.startswith("["):                         # XMage "[C21:263] Sol Ring"
+        m = _XMAGE_SET.match(rest)
+        if m:
+            rest = rest[m.end():]
+    m = _NOTE.search(rest) if "#" in rest else None  # Deckstats "#!Commander"
+    if m:
+        if "!commander" in m.group(1).lower():
+            flag = "commander"
+        rest = rest[:m.start()]
+    backwards = rest[::-1]
+    at = 0
+    while (m := _TAIL_REV.match(backwards, at)) is not None:
+        star, cat = m.group("star", "cat")
+        if star is not None:
+            if star.upper() == "RDMC":
+                flag = "commander"
+        elif cat and flag != "commander":
+            flag = _category_flag(cat[::-1]) or flag
+        at = m.end()
+    if at:
+        rest = backwards[at:][::-1]
+    return rest, flag
+
+
+def _read_card(text: str) -> tuple[int, str, str | None] | str:
+    """(count, name, flag) for a card line, or why it cannot be read."""
+    m = _COUNT.match(text)
+    if m:
+        count = int(m.group(1))
+        problem = _count_problem(count)
+        if problem:
+            return problem
+        rest = text[m.end():]
+    else:
+        count, rest = 1, text
+    flag = None
+    if _SPECIAL.search(rest):
+        rest, flag = _strip_markers(rest)
+    name = " ".join(rest.split())
+    if not name:
+        return "no card name"
+    return count, name, flag
+
+
+def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
+    """One pass over the lines; blank-line conventions are settled afterwards."""
+    deck = ParsedDeck()
+    lists = _lists(deck)
+    unparsed = deck.unparsed
+    make = _make_entry
+    dungeon_endings = _DUNGEON_ENDINGS
+    section = "main"
+    board_header = any_header = prefixed = marked = header_first = False
+    seen = gap = False
+    held = 0                        # cards the current section held when it was opened
+    block_starts: list[int] = []    # line numbers where the 2nd, 3rd... blank-separated block begins
+    fast = not dirty and max(map(len, lines)) <= MAX_LINE_LENGTH
+    quick = fast
+    for number, (line, prefix, count, name, stars, category) in enumerate(_LINES.findall(text), 1):
+        if quick and count:
+            count = 1 if count == "1" else int(count)
+            if "  " in name or "\t" in name or not name.isascii():
+                name = " ".join(name.split())
+            sec = section
+            if prefix:
+                prefixed = True
+                sec = _INLINE_BOARDS[prefix.lower()]
+            if category and (flag := _category_flag(category)) is not None:
+                sec = flag
+                marked = marked or flag == "commander"
+            if stars and "CMDR" in stars.upper():
+                sec = "commander"
+                marked = True
+            if gap:
+                block_starts.append(number)
+                gap = False
+            elif not seen:
+                header_first = any_header
+                seen = True
+            if (name.lower().endswith(dungeon_endings) and sec != "maybeboard"
+                    and name_key(name) in _DUNGEON_KEYS):
+                sec = "dungeon"
+            lists[sec].append(make(count, name, number, sec, line))
+            continue
+        s = line.strip()
+        if not s:
+            gap = seen
+            if section in ("commander", "companion") and len(lists[section]) > held:
+                section = "main"        # "Commander, 1 X, blank, 1 Sol Ring...": the deck has begun
+                held = len(lists[section])
+            continue
+        if len(s) > MAX_LINE_LENGTH:
+            unparsed.append(UnparsedLine(number, _shown(s), "line too long"))
+            continue
+        if dirty and _CONTROL.search(s):
+            unparsed.append(UnparsedLine(number, _shown(s), "control characters in the line"))
+            continue
+        line_section = None
+        first = s[0]
+        if first == "/" or first == "#":
+            opened = _header(s.lstrip("/#").strip())
+            if opened is None:
+                if section in ("commander", "companion") and len(lists[section]) > held:
+                    section = "main"
+                    held = len(lists[section])
+                continue
+        elif not first.isdigit() and first != "-":
+            opened = _header(s)
+            if opened is None and ":" in s:
+                m = _INLINE.fullmatch(s)
+                if m and m.group(1).lower() in _INLINE_BOARDS:
+                    line_section = _INLINE_BOARDS[m.group(1).lower()]
+                    s = m.group(2)
+                    prefixed = True
+        else:
+            opened = None
+        if opened is not None:
+            any_header = True
+            if opened == "type":
+                if section in ("commander", "companion", _ABOUT):
+                    section = "main"
+            else:
+                board_header = True
+                section = opened
+            quick = fast and section != _ABOUT
+            if section != _ABOUT:
+                held = len(lists[section])
+            continue
+        if section == _ABOUT and line_section is None:
+            continue
+        got = _read_card(s)
+        if type(got) is str:
+            unparsed.append(UnparsedLine(number, _shown(s), got))
+            continue
+        count, name, flag = got
+        if flag is not None:
+            line_section = flag
+            if flag == "commander":
+                marked = True
+        if gap:
+            block_starts.append(number)
+            gap = False
+        elif not seen:
+            header_first = any_header
+            seen = True
+        _place(lists, count, name, number, line_section or section, line)
+
+    if block_starts and not board_header and not prefixed:
+        _settle_blocks(deck, block_starts, marked, header_first, any_header)
+    return deck
+
+
+def _settle_blocks(deck: ParsedDeck, block_starts: list[int], marked: bool,
+                   header_first: bool, any_header: bool) -> None:
+    """Blank-line conventions for header-less pastes (see the module docstring)."""
+    entries = sorted((*deck.commanders, *deck.main, *deck.sideboard, *deck.companions,
+                      *deck.schemes, *deck.dungeons, *deck.ignored), key=lambda e: e.line)
+    blocks: list[list[Entry]] = [[]]
+    starts = iter(block_starts)
+    next_start = next(starts)
+    for entry in entries:
+        if next_start is not None and entry.line >= next_start:
+            blocks.append([])
+            next_start = next(starts, None)
+        blocks[-1].append(entry)
+    moves: dict[int, str] = {}       # id(entry) -> new section
+
+    first = blocks[0]
+    on_top = (not marked and not header_first and len(first) == 1 and first[0].count == 1
+              and first[0].section == "main" and sum(e.count for b in blocks[1:] for e in b) > 1)
+    if on_top:
+        moves[id(first[0])] = "commander"
+    if not any_header:
+        mains = [[e for e in b if e.section == "main" and id(e) not in moves] for b in blocks]
+        mains = [b for b in mains if b]
+        if len(mains) >= 2:
+            last = mains[-1]
+            if len(last) == 1 and last[0].count == 1 and not marked and not on_top:
+                moves[id(last[0])] = "commander"
+            else:
+                moves.update((id(e), "sideboard") for e in last)
+    if not moves:
+        return
+    moved = [e for e in deck.main if id(e) in moves]
+    deck.main[:] = [e for e in deck.main if id(e) not in moves]
+    lists = _lists(deck)
+    for e in moved:
+        section = moves[id(e)]
+        lists[section].append(Entry(e.count, e.name, e.line, section, e.raw))
+    for section in ("commander", "sideboard"):
+        lists[section].sort(key=lambda e: e.line)
+
+
+# ---------------------------------------------------------------- CSV
+
+def _csv_header(line: str) -> tuple[str, int, int, int | None, tuple[int, ...]] | None:
+    """(delimiter, count, name, board, category columns) when `line` is a CSV export header."""
+    low = line.lower()
+    if "name" not in low and "card" not in low:
+        return None
+    for delimiter in (",", ";", "\t"):
+        if delimiter not in line:
+            continue
+        cells = [" ".join(c.lower().split()) for c in next(csv.reader([line], delimiter=delimiter))]
+        count = next((i for i, c in enumerate(cells) if c in _COUNT_COLUMNS), None)
+        name = next((i for i, c in enumerate(cells) if c in _NAME_COLUMNS), None)
+        if count is None or name is None:
+            continue
+        board = next((i for i, c in enumerate(cells) if c in _BOARD_COLUMNS), None)
+        categories = tuple(i for i, c in enumerate(cells) if c in _CATEGORY_COLUMNS)
+        return delimiter, count, name, board, categories
+    return None
+
+
+def _cell(row: list[str], i: int | None) -> str:
+    return row[i].strip() if i is not None and i < len(row) else ""
+
+
+def _parse_csv(lines: list[str], header_at: int, delimiter: str, count_col: int, name_col: int,
+               board_col: int | None, category_cols: tuple[int, ...]) -> ParsedDeck:
+    """Moxfield/Archidekt CSV; line numbers are the physical line a row starts on."""
+    deck = ParsedDeck()
+    lists = _lists(deck)
+    reader = csv.reader(lines[header_at + 1:], delimiter=delimiter)
+    before = 0
+    for row in reader:
+        number = header_at + 2 + before
+        before = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        raw = lines[number - 1]
+        if len(raw) > MAX_LINE_LENGTH:
+            deck.unparsed.append(UnparsedLine(number, _shown(raw.strip()), "line too long"))
+            continue
+        count = 0
+        count_text = _cell(row, count_col)
+        m = _CSV_COUNT.fullmatch(count_text)
+        if m is None:
+            problem = f"count {count_text!r} is not a number" if count_text else "no count"
+        else:
+            count = int(m.group(1))
+            problem = _count_problem(count)
+        name = " ".join(_cell(row, name_col).split())
+        if problem is None and not name:
+            problem = "no card name"
+        section = _CSV_BOARDS.get(" ".join(_cell(row, board_col).lower().split()))
+        if problem is None and section is None:
+            problem = f"unknown board {_cell(row, board_col)!r}"
+        if problem is not None:
+            deck.unparsed.append(UnparsedLine(number, _shown(raw.strip()), problem))
+            continue
+        for i in category_cols:
+            flag = _category_flag(_cell(row, i))
+            if flag == "commander":
+                section = flag
+                break
+            if flag and section == "main":
+                section = flag
+        _place(lists, count, name, number, section, raw)
+    return deck
+
+
+# ---------------------------------------------------------------- MTGO .dek
+
+def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
+    """MTGO .dek XML, read with expat (what ElementTree uses underneath) for exact line numbers.
+
+    DOCTYPE and ENTITY declarations are refused outright: deck files never have
+    them, and that closes entity-expansion and external-entity attacks.
+    """
+    refused = DeckInputError("The .dek file declares a DOCTYPE or entities, which MTGO deck files "
+                             "never do. Export the deck again from MTGO, or paste it as text.")
+    if _MARKUP.search(text):
+        raise refused
+    parser = expat.ParserCreate()
+    root: list[str] = []
+    cards: list[tuple[int, dict[str, str]]] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if not root:
+            root.append(tag)
+        elif tag == "Cards":
+            cards.append((parser.CurrentLineNumber, attrs))
+
+    def refuse(*_args) -> None:
+        raise refused
+
+    parser.StartElementHandler = start
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        raise DeckInputError(f"The .dek file is not valid XML ({expat.ErrorString(exc.code)}, "
+                             f"line {exc.lineno}). Export the deck again from MTGO, or paste it "
+                             "as text.") from None
+    if root != ["Deck"]:
+        raise DeckInputError(f"This XML file is not an MTGO deck: it starts with <{root[0] if root else '?'}>, "
+                             "not <Deck>. Export the deck from MTGO as .dek, or paste it as text.")
+
+    deck = ParsedDeck()
+    rows = []
+    for number, attrs in cards:
+        raw = lines[number - 1].strip() if number <= len(lines) else ""
+        quantity = attrs.get("Quantity", "1").strip()
+        name = " ".join(attrs.get("Name", "").split())
+        if len(raw) > MAX_LINE_LENGTH:
+            raw = f'<Cards Quantity="{quantity}" Name="{name}" />'
+        problem = None
+        if not quantity.lstrip("-").isdigit():
+            problem = f"quantity {quantity!r} is not a number"
+        else:
+            problem = _count_problem(int(quantity))
+        if problem is None and not name:
+            problem = "no card name"
+        if problem is not None:
+            deck.unparsed.append(UnparsedLine(number, _shown(raw), problem))
+            continue
+        sideboard = attrs.get("Sideboard", "false").strip().lower() == "true"
+        rows.append([int(quantity), name, number, "sideboard" if sideboard else "main", raw])
+    side = [r for r in rows if r[3] == "sideboard"]
+    if len(side) == 1 and side[0][0] == 1:
+        side[0][3] = "commander"
+    lists = _lists(deck)
+    for count, name, number, section, raw in rows:
+        _place(lists, count, name, number, section, raw)
+    return deck
