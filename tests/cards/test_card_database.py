@@ -233,6 +233,8 @@ def test_real_atomic_cards_import_and_every_name_example(db, runner):
     assert {typed: card.name for typed, card in got.items()} == expected
     assert pool.resolve(["Lightnign Bolt"])["Lightnign Bolt"] is None
     assert pool.suggest("Lightnign Bolt")[0] == "Lightning Bolt"
+    assert pool.get("Wasteland").name == "Wasteland" and not pool.get("Wasteland").is_funny
+    assert pool.get("Waste Land").is_funny
     assert pool.get("Relentless Rats").copy_limit is None
     assert pool.get("Seven Dwarves").copy_limit == 7
     assert pool.get("A-Blood Artist").is_rebalanced

@@ -51,3 +51,13 @@ def test_suggestions_for_a_typo():
     assert pool.suggest("Lightnign Bolt")[0] == "Lightning Bolt"
     assert pool.suggest("zzzzzzzz") == []
     assert pool.suggest("") == []
+
+
+def test_a_real_card_wins_over_an_unset_card_with_the_same_key_unless_spelled_exactly():
+    wasteland = Card("Wasteland", faces=(Face("Wasteland"),))
+    waste_land = Card("Waste Land", faces=(Face("Waste Land"),), is_funny=True)
+    for cards in ([wasteland, waste_land], [waste_land, wasteland]):
+        got = MemoryCardPool(cards).resolve(["Wasteland", "wasteland", "Waste Land", "waste-land"])
+        assert got["Wasteland"] is wasteland and got["wasteland"] is wasteland
+        assert got["Waste Land"] is waste_land
+        assert got["waste-land"] is wasteland

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _ASCII_NOISE = re.compile(r"[^a-z0-9]+")
 
@@ -16,6 +17,7 @@ _LIGATURES = str.maketrans({
 })
 
 
+@lru_cache(maxsize=200_000)
 def name_key(name: str) -> str:
     if name.isascii():
         return _ASCII_NOISE.sub("", name.lower())
@@ -24,8 +26,10 @@ def name_key(name: str) -> str:
 
 
 # Priority of a key when two cards share it: a card's full name beats a front
-# face, which beats other faces.
+# face, which beats other faces, and any real card beats an un-set card
+# ("Wasteland" is not "Waste Land" unless spelled so).
 FULL_NAME, FRONT_FACE, OTHER_FACE = 0, 1, 2
+UNSET_PENALTY = 10
 
 
 def keys_for(card) -> list[tuple[str, int]]:
@@ -42,4 +46,15 @@ def keys_for(card) -> list[tuple[str, int]]:
         k = name_key(face)
         if k and keys.get(k, 99) > prio:
             keys[k] = prio
-    return list(keys.items())
+    penalty = UNSET_PENALTY if card.is_funny else 0
+    return [(k, p + penalty) for k, p in keys.items()]
+
+
+def choose(typed: str, candidates):
+    """The card a typed name means among cards sharing its key: an exact spelling first, then priority."""
+    if len(candidates) == 1:
+        return candidates[0][1]
+    folded = typed.strip().casefold()
+    exact = [(p, c) for p, c in candidates
+             if folded == c.name.casefold() or any(folded == f.casefold() for f in c.face_names)]
+    return min(exact or candidates, key=lambda pc: pc[0])[1]

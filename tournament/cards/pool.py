@@ -12,7 +12,7 @@ from typing import Iterable, Protocol
 from rapidfuzz import fuzz, process
 
 from .domain import Card
-from .names import keys_for, name_key
+from .names import choose, keys_for, name_key
 
 
 class CardPool(Protocol):
@@ -46,25 +46,26 @@ class SuggestionIndex:
 
 class MemoryCardPool:
     def __init__(self, cards: Iterable[Card]):
-        self._by_key: dict[str, tuple[int, Card]] = {}
+        self._by_key: dict[str, list[tuple[int, Card]]] = {}
         pairs = []
         for card in cards:
             for key, prio in keys_for(card):
-                held = self._by_key.get(key)
-                if held is None or prio < held[0]:
-                    self._by_key[key] = (prio, card)
-            pairs.append((name_key(card.name), card.name))
+                self._by_key.setdefault(key, []).append((prio, card))
+                pairs.append((prio, key, card.name))
+        for held in self._by_key.values():
+            held.sort(key=lambda pc: pc[0])
         self._suggestions: SuggestionIndex | None = None
-        self._pairs = pairs
+        self._pairs = [(key, name) for _p, key, name in sorted(pairs, key=lambda pkn: pkn[0])]
 
     def __len__(self) -> int:
-        return len({id(c) for _p, c in self._by_key.values()})
+        return len({id(c) for held in self._by_key.values() for _p, c in held})
 
     def resolve(self, names: Iterable[str]) -> dict[str, Card | None]:
         out = {}
+        by_key = self._by_key
         for name in names:
-            hit = self._by_key.get(name_key(name))
-            out[name] = hit[1] if hit else None
+            held = by_key.get(name_key(name))
+            out[name] = (held[0][1] if len(held) == 1 else choose(name, held)) if held else None
         return out
 
     def suggest(self, name: str, limit: int = 5) -> list[str]:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from ..extensions import db
 from .domain import Card
 from .models import Card as CardRow, CardImport, CardName, row_to_card
-from .names import name_key
+from .names import choose, name_key
 from .pool import SuggestionIndex
 
 _CARD_COLUMNS = [c for c in CardRow.__table__.columns]
@@ -36,21 +36,19 @@ class DbCardPool:
     def __init__(self, session=None):
         self.session = session or db.session
 
-    def fetch_keys(self, keys: Iterable[str]) -> dict[str, Card]:
-        """One query for which card each key means; a second only for cards not cached yet."""
+    def fetch_keys(self, keys: Iterable[str]) -> dict[str, list[tuple[int, Card]]]:
+        """Every card each key may mean, best first. One query, plus one for cards not cached yet."""
         keys = list({k for k in keys if k})
         if not keys:
             return {}
         version = sa.select(sa.func.max(CardImport.id)).scalar_subquery()
         stmt = sa.select(CardName.key, CardName.priority, CardName.card_id, version).where(CardName.key.in_(keys))
-        best: dict[str, tuple[int, int]] = {}
+        found: dict[str, list[tuple[int, int]]] = {}
         data_version = None
         for key, priority, card_id, data_version in self.session.connection().execute(stmt):
-            held = best.get(key)
-            if held is None or priority < held[0]:
-                best[key] = (priority, card_id)
-        cards = self._cards_by_id({card_id for _p, card_id in best.values()}, data_version)
-        return {k: cards[card_id] for k, (_p, card_id) in best.items()}
+            found.setdefault(key, []).append((priority, card_id))
+        cards = self._cards_by_id({card_id for held in found.values() for _p, card_id in held}, data_version)
+        return {k: sorted(((p, cards[i]) for p, i in held), key=lambda pc: pc[0]) for k, held in found.items()}
 
     def _cards_by_id(self, wanted: set[int], data_version) -> dict[int, Card]:
         cls = DbCardPool
@@ -88,7 +86,7 @@ class DbCardPool:
         names = list(dict.fromkeys(names))
         keyed = {n: name_key(n) for n in names}
         found = self.fetch_keys(keyed.values())
-        return {n: found.get(k) for n, k in keyed.items()}
+        return {n: choose(n, found[k]) if k in found else None for n, k in keyed.items()}
 
     def get(self, name: str) -> Card | None:
         return self.resolve([name])[name]
