@@ -1,0 +1,90 @@
+"""A real server process and headless Chromium (Debian's chromium + chromium-driver)."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+STAFF_PASSWORD = "correct horse battery"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """`flask run` on a fresh SQLite database with the starter cards and an organizer account."""
+    tmp = tmp_path_factory.mktemp("live")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'live.sqlite'}", "SECRET_KEY": "e2e",
+           "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1"}
+    env.pop("TEST_DATABASE_URL", None)
+    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
+    for args in (["db", "upgrade"], ["cards", "starter"]):
+        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
+    subprocess.run(flask + ["user", "create", "Olga", "--role", "organizer", "--password", STAFF_PASSWORD],
+                   env=env, cwd=REPO, check=True, capture_output=True)
+    port = _free_port()
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(flask + ["run", "--port", str(port), "--no-reload"], env=env, cwd=REPO,
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url + "/", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError((tmp / "server.log").read_text())
+            time.sleep(0.1)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser_factory():
+    if not (CHROMIUM and CHROMEDRIVER):
+        if os.environ.get("E2E_REQUIRED"):
+            pytest.fail("chromium and chromedriver are required here (E2E_REQUIRED) but missing")
+        pytest.skip("chromium and chromedriver are not installed (scripts/test installs them with apt)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    drivers = []
+
+    def make(width=1280, height=900, mobile=False):
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--disable-quic", "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", f"--window-size={width},{height}"):
+            options.add_argument(flag)
+        if mobile:
+            options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                                  "pixelRatio": 2.0}})
+        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        driver.implicitly_wait(0)
+        drivers.append(driver)
+        return driver
+    yield make
+    for d in drivers:
+        d.quit()
+
+
+@pytest.fixture
+def browser(browser_factory):
+    return browser_factory()
