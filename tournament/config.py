@@ -20,6 +20,7 @@ class Config:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     SQLALCHEMY_TRACK_MODIFICATIONS = False
     MAX_CONTENT_LENGTH = 16 * 1024 * 1024
+    MAX_FORM_MEMORY_SIZE = 2_000_000   # a pasted decklist over 1 MB reaches the parser, which explains the limit
     CARD_DOWNLOAD_URLS = {
         "mtgjson": "https://mtgjson.com/api/v5/AtomicCards.json.gz",
         "scryfall": "https://api.scryfall.com/bulk-data/oracle-cards",

@@ -14,7 +14,7 @@ from ..cards.names import name_key
 from ..cards.repository import DbCardPool
 from ..decks.checks import check_deck
 from ..decks.domain import DeckInputError
-from ..decks.parser import parse_upload
+from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
@@ -256,6 +256,7 @@ def register_player(event: Event, data: dict, user: User | None = None) -> Regis
     unknown = set(data) - {"name", "contact", "player_id", "decklist"}
     if unknown:
         raise Refused(f"Unknown registration field(s): {', '.join(sorted(map(str, unknown)))}.")
+    user = staff_for(user, event)
     if event.status == "finished":
         raise Refused("This event has finished; registration is closed.", status=409)
     late = event.status == "running"
@@ -302,17 +303,20 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
                     filename: str | None = None) -> DeckSubmission:
     """Check and store a decklist. After the deadline only a judge or organizer may (logged)."""
     event = reg.event
+    user = staff_for(user, event)
     if user is None and deadline_passed(event):
         raise Refused("The decklist deadline has passed, so your list is locked. A judge can still correct it.",
                       status=409)
     if user is None and reg.dropped_at is not None:
         raise Refused("You have dropped from this event.", status=409)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
     try:
+        text = read_decklist_text(data).removeprefix("\ufeff")
         parsed = parse_upload(data, filename)
     except DeckInputError as e:
         raise Refused(str(e), field="decklist") from None
     result = check_deck(parsed, DbCardPool(), event.ruleset, event.banlist_add or (), event.banlist_remove or ())
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     deck = Decklist(registration_id=reg.id, text=text, ruleset=event.ruleset, legal=result.legal,
                     result=result.to_json(), submitted_by=actor_name(user))
     db.session.add(deck)
@@ -325,7 +329,7 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
 
 
 def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
-    require_staff(user)
+    require_staff(user, reg.event)
     if reg.dropped_at is not None and not undo:
         raise Refused(f"{reg.name} has dropped; undrop them first.", status=409)
     reg.checked_in_at = None if undo else (reg.checked_in_at or utcnow())
@@ -334,14 +338,14 @@ def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
 
 
 def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
-    require_staff(user)
+    require_staff(user, reg.event)
     reg.dropped_at = None if undo else (reg.dropped_at or utcnow())
     log(reg.event, actor_name(user), "drop.undo" if undo else "drop", registration=reg.id)
     return reg
 
 
 def set_notes(reg: Registration, user: User, notes) -> Registration:
-    require_staff(user)
+    require_staff(user, reg.event)
     if not isinstance(notes, str):
         raise Refused("Notes must be text.", field="notes")
     if len(notes) > 5000:
@@ -382,3 +386,92 @@ def event_counters(event: Event) -> dict:
     total, checked_in, dropped, with_deck, legal = row
     return {"registered": total, "checked_in": checked_in, "dropped": dropped,
             "legal_decks": legal, "illegal_decks": with_deck - legal, "missing_decks": total - with_deck}
+
+
+# ----------------------------------------------------------------- web helpers (events web pages)
+
+def staff_for(user: User | None, event: Event) -> User | None:
+    """The user if they may act as staff on this event (its organizer, or any judge), else None."""
+    if user is None:
+        return None
+    try:
+        return require_staff(user, event)
+    except Refused:
+        return None
+
+
+def submit_decklist_file(reg: Registration, data: bytes, user: User | None = None,
+                         filename: str | None = None) -> DeckSubmission:
+    """An uploaded file: submit_decklist decodes it (UTF-8/16/32, BOM or not) before storing."""
+    if not isinstance(data, bytes):
+        raise Refused("The decklist file could not be read.", field="decklist")
+    return submit_decklist(reg, data, user=user, filename=filename)
+
+
+def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
+                              user: User | None = None) -> Registration:
+    """register_player, plus a decklist given as an uploaded file instead of pasted text."""
+    if upload is not None and isinstance(data, dict) and data.get("decklist") not in (None, ""):
+        raise Refused("Paste a decklist or upload a file, not both.", field="decklist")
+    reg = register_player(event, data, user=user)
+    if upload is not None:
+        submit_decklist_file(reg, upload, user=user, filename=filename)
+    return reg
+
+
+def deck_overview(regs: list[Registration]) -> dict[int, dict]:
+    """Deck status at a glance for many registrations in one query:
+    {registration id: {"status": "legal" | "illegal" | "missing", "errors": number of error findings}}."""
+    deck_ids = [r.deck_id for r in regs if r.deck_id is not None]
+    decks: dict[int, tuple[bool, int]] = {}
+    if deck_ids:
+        rows = db.session.execute(sa.select(Decklist.id, Decklist.legal).where(Decklist.id.in_(deck_ids))).all()
+        illegal = [i for i, legal in rows if not legal]
+        decks = {i: (bool(legal), 0) for i, legal in rows}
+        if illegal:
+            for i, result in db.session.execute(
+                    sa.select(Decklist.id, Decklist.result).where(Decklist.id.in_(illegal))).all():
+                findings = (result or {}).get("findings") or []
+                decks[i] = (False, sum(1 for f in findings if f.get("severity") == "error"))
+    out = {}
+    for r in regs:
+        if r.deck_id is None or r.deck_id not in decks:
+            out[r.id] = {"status": "missing", "errors": 0}
+        else:
+            legal, errors = decks[r.deck_id]
+            out[r.id] = {"status": "legal" if legal else "illegal", "errors": errors}
+    return out
+
+
+# ----------------------------------------------------------------- check-in desk search (appended for the API)
+
+def desk_search(event: Event, query: str, limit: int = 30) -> list[Registration]:
+    """The check-in desk's search as you type, over name, access code and player ID.
+
+    Like search_registrations, names match anywhere (any script; case, accents
+    and spaces ignored), but access codes and player IDs also match by prefix,
+    so the desk narrows down while a code or ID is typed; an exact code or
+    player ID comes first. Each result's deck status is loaded in the same
+    round trip (no query per row).
+    """
+    from sqlalchemy.orm import contains_eager
+
+    query = (query or "").strip()[:100]
+    R = Registration
+    stmt = (sa.select(R).where(R.event_id == event.id)
+            .outerjoin(Decklist, Decklist.id == R.deck_id)
+            .options(contains_eager(R.deck).load_only(Decklist.id, Decklist.legal)))
+    exact = sa.false()
+    if query:
+        key = name_key(query)
+        code = normalise_code(query)
+        conditions = [R.player_id.startswith(query, autoescape=True)]
+        exact = R.player_id == query
+        if key:
+            conditions.append(R.search_key.contains(key, autoescape=True))
+        if code:
+            conditions.append(R.access_code.startswith(code, autoescape=True))
+            exact = sa.or_(exact, R.access_code == code)
+        stmt = stmt.where(sa.or_(*conditions))
+    stmt = stmt.order_by(sa.case((exact, 0), else_=1), R.name, R.id).limit(limit)
+    return list(db.session.execute(stmt).unique().scalars())

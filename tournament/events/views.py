@@ -1,12 +1,496 @@
-from flask import Blueprint, g, render_template
+"""Web pages for events: the organizer's settings and dashboard, the player's page, the check-in desk.
+
+Views are thin: a form checks the input's shape, one operation decides and
+changes, the request commits once, then POST/redirect/GET. A refusal is
+shown next to its form field with its 4xx status.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from functools import wraps
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, flash, g, jsonify, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.datastructures import ImmutableMultiDict
 
 from ..auth.access import login_required
-from .operations import events_for
+from ..decks.checks import color_words
+from ..decks.rulesets import get_ruleset
+from ..errors import Refused
+from ..extensions import db
+from ..web import wants_json
+from . import operations as ops
+from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
+                    EventForm, NotesForm, RegistrationForm, uploaded)
 
 bp = Blueprint("events", __name__)
 
+MAX_QUERY = 100
+
+
+# ----------------------------------------------------------------- helpers
+
+def staff_required(view):
+    """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
+    page = login_required(view)
+
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        if g.get("user") is None and _json_request():
+            return _json_error("Log in as an organizer or judge first.", 401)
+        return page(*args, **kwargs)
+    return wrapped
+
+
+def _json_request() -> bool:
+    return wants_json() or request.is_json
+
+
+def _json_error(message: str, status: int, field: str | None = None):
+    db.session.rollback()
+    body = {"error": {"status": status, "message": message}}
+    if field:
+        body["error"]["field"] = field
+    return jsonify(body), status
+
+
+def json_fields() -> ImmutableMultiDict | None:
+    """A fetch() body sent as JSON: an object of text fields, else refused. None: a form post."""
+    if not request.is_json:
+        return None
+    body = request.get_json(silent=True)
+    if body is None:
+        if request.get_data(cache=True):
+            raise Refused("The request body is not valid JSON.")
+        return ImmutableMultiDict()
+    if not isinstance(body, dict):
+        raise Refused('Send a JSON object of fields, like {"notes": "…"}.')
+    for key, value in body.items():
+        if value is not None and not isinstance(value, str):
+            raise Refused(f"The field {str(key)[:40]} must be text.", field=str(key)[:40])
+    return ImmutableMultiDict({str(k): v for k, v in body.items() if v is not None})
+
+
+@bp.before_request
+def _json_bodies_are_objects_of_text():
+    """Forms also read JSON bodies (Flask-WTF); anything but an object of text fields is refused here."""
+    if request.method == "POST" and request.is_json:
+        try:
+            json_fields()
+        except Refused as e:
+            return _json_error(e.message, e.status, e.field)
+    return None
+
+
+def refuse_into(form, e: Refused) -> int:
+    """Undo everything of this request and show the refusal next to its field; returns the status."""
+    db.session.rollback()
+    field = form._fields.get(e.field) if e.field else None
+    if field is None and e.field == "decklist" and "upload" in form._fields:
+        field = form._fields["upload"]
+    if field is not None:
+        field.errors = [*field.errors, e.message]
+    else:
+        form.form_errors.append(e.message)
+    return e.status
+
+
+def form_failed(form) -> int:
+    """A submitted form that did not validate: 400, and say so for an expired CSRF token."""
+    if "csrf_token" in form.errors:
+        form.form_errors.append("This form has expired or did not come from this site. Reload the page and try "
+                                "again.")
+    return 400
+
+
+def upload_of(form) -> tuple[bytes | None, str | None]:
+    if not uploaded(form.upload):
+        return None, None
+    storage = form.upload.data
+    return storage.read(), storage.filename
+
+
+def qr_svg(data: str) -> Markup:
+    """An inline SVG QR code (path only, no Pillow); the content is our own URL."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage)
+    svg = image.to_string(encoding="unicode")
+    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code of your player link" ', 1))
+
+
+def player_url(reg) -> str:
+    return url_for("events.player_page", code=reg.access_code, _external=True)
+
+
+def private(response):
+    """Pages keyed by an access code: not cached, and the code never leaks as a Referer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def desk_query() -> str:
+    q = request.values.get("q", "")
+    return q.strip()[:MAX_QUERY] if isinstance(q, str) else ""
+
+
+def desk_row(reg, deck: dict) -> dict:
+    return {"id": reg.id, "name": reg.name, "access_code": reg.access_code, "player_id": reg.player_id,
+            "checked_in": reg.checked_in_at is not None, "dropped": reg.dropped_at is not None,
+            "deck_status": deck["status"], "deck_errors": deck["errors"], "late": bool(reg.late),
+            "notes": reg.notes or ""}
+
+
+def annotate(text: str, findings: list[dict]) -> tuple[list[tuple[int, str, list[dict]]], list[dict]]:
+    """The submitted list line by line, each with the findings about that line; and the findings
+    that are about the whole deck (no line, or a line the text does not have)."""
+    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    by_line: dict[int, list[dict]] = {}
+    general = []
+    for f in findings or []:
+        n = f.get("line")
+        if isinstance(n, int) and 1 <= n <= len(lines):
+            by_line.setdefault(n, []).append(f)
+        else:
+            general.append(f)
+    return [(i, line, by_line.get(i, [])) for i, line in enumerate(lines, 1)], general
+
+
+def utc_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc)
+        return value.strftime("%Y-%m-%d %H:%M UTC")
+    return value.isoformat()
+
+
+@bp.app_context_processor
+def _labels():
+    return {"MODE_LABELS": MODE_LABELS, "SCORING_LABELS": SCORING_LABELS, "STATUS_LABELS": STATUS_LABELS,
+            "utc_text": utc_text}
+
+
+def ruleset_name(ruleset_id: str) -> str:
+    try:
+        return get_ruleset(ruleset_id).name
+    except Exception:   # an event keeps its id even if a ruleset file is gone
+        return ruleset_id
+
+
+# ----------------------------------------------------------------- organizer and judge pages
 
 @bp.get("/events")
 @login_required
 def list_events():
-    return render_template("events/list.html", events=events_for(g.user))
+    return render_template("events/list.html", events=ops.events_for(g.user))
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+@login_required
+def new_event():
+    ops.require_staff(g.user, organizer_only=True)
+    form = EventForm(new=True)
+    status = 200
+    if form.validate_on_submit():
+        try:
+            event = ops.create_event(g.user, form.settings())
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            db.session.commit()
+            flash(f"Created {event.name}.")
+            return redirect(url_for("events.dashboard", event_id=event.id))
+    elif request.method == "POST":
+        status = form_failed(form)
+    return render_template("events/form.html", form=form, event=None), status
+
+
+@bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
+@login_required
+def edit_event(event_id):
+    event = ops.get_event(event_id)
+    ops.require_staff(g.user, event, organizer_only=True)
+    form = EventForm()
+    status = 200
+    if request.method == "GET":
+        form.fill(event)
+    elif form.validate_on_submit():
+        try:
+            ops.update_event(event, g.user, form.settings())
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            db.session.commit()
+            flash("Settings saved.")
+            return redirect(url_for("events.dashboard", event_id=event.id))
+    else:
+        status = form_failed(form)
+    return render_template("events/form.html", form=form, event=event, copy_form=CopyEventForm()), status
+
+
+@bp.post("/events/<int:event_id>/copy")
+@login_required
+def copy_event(event_id):
+    event = ops.get_event(event_id)
+    ops.require_staff(g.user, event, organizer_only=True)
+    form = CopyEventForm()
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            raise Refused("This form has expired or did not come from this site. Reload the page and try again.")
+        raise Refused(" ".join(e for errs in form.errors.values() for e in errs), field="name")
+    new = ops.copy_event(event, g.user, form.name.data.strip() if form.name.data else None)
+    db.session.commit()
+    flash(f"Copied the settings of {event.name} into a new event. Check the date and deadline.")
+    return redirect(url_for("events.edit_event", event_id=new.id))
+
+
+def _dashboard(event, late_form=None, status=200):
+    regs = list(event.registrations)
+    return render_template(
+        "events/dashboard.html", event=event, ruleset=ruleset_name(event.ruleset),
+        counters=ops.event_counters(event), registrations=regs, decks=ops.deck_overview(regs),
+        late_form=late_form or RegistrationForm(formdata=None),
+        can_edit=g.user.role == "organizer",
+        register_url=url_for("events.register", event_id=event.id, _external=True),
+        deadline_passed=ops.deadline_passed(event)), status
+
+
+@bp.get("/events/<int:event_id>")
+@login_required
+def dashboard(event_id):
+    event = ops.get_event(event_id)
+    ops.require_staff(g.user, event)
+    return _dashboard(event)
+
+
+@bp.post("/events/<int:event_id>/registrations")
+@login_required
+def late_registration(event_id):
+    """Staff add a player at the desk (a late entry once the event runs)."""
+    event = ops.get_event(event_id)
+    ops.require_staff(g.user, event)
+    form = RegistrationForm()
+    back = "desk" if form.back.data == "desk" else "dashboard"
+    if form.validate_on_submit():
+        upload, filename = upload_of(form)
+        try:
+            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, user=g.user)
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            db.session.commit()
+            flash(f"Registered {reg.name}{' (late)' if reg.late else ''}: access code {reg.access_code}.")
+            return redirect(url_for(f"events.{back}", event_id=event.id))
+    else:
+        status = form_failed(form)
+    if back == "desk":
+        return _desk(event, "", late_form=form, status=status)
+    return _dashboard(event, late_form=form, status=status)
+
+
+# ----------------------------------------------------------------- players (no account: the access code)
+
+@bp.route("/events/<int:event_id>/register", methods=["GET", "POST"])
+def register(event_id):
+    event = ops.get_event(event_id)
+    form = RegistrationForm()
+    status = 200
+    if form.validate_on_submit():
+        upload, filename = upload_of(form)
+        try:
+            reg = ops.register_player_with_file(event, form.player_data(), upload, filename)
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            db.session.commit()
+            flash("You are registered. Keep your access code: it opens your page. Print or save the receipt.")
+            return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
+    elif request.method == "POST":
+        status = form_failed(form)
+    return render_template("players/register.html", event=event, form=form, ruleset=ruleset_name(event.ruleset),
+                           deadline_passed=ops.deadline_passed(event)), status
+
+
+def _player_page(reg, form=None, status=200):
+    event = reg.event
+    staff = ops.staff_for(g.get("user"), event)
+    deck = reg.deck
+    lines, general = annotate(deck.text, deck.result.get("findings", [])) if deck else ([], [])
+    if form is None:
+        form = DecklistForm(formdata=None)
+        if deck is not None:
+            form.decklist.data = deck.text
+    locked = ops.deadline_passed(event) and staff is None
+    dropped_lock = reg.dropped_at is not None and staff is None
+    url = player_url(reg)
+    response = make_response(render_template(
+        "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
+        result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
+        dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
+        colour_words=color_words(deck.result.get("color_identity", [])) if deck else "",
+        welcome=request.args.get("welcome") == "1"), status)
+    return private(response)
+
+
+@bp.get("/p/<code>")
+def player_page(code):
+    return _player_page(ops.registration_by_code(code))
+
+
+@bp.post("/p/<code>/deck")
+def player_deck(code):
+    reg = ops.registration_by_code(code)
+    staff = ops.staff_for(g.get("user"), reg.event)
+    form = DecklistForm()
+    if form.validate_on_submit():
+        upload, filename = upload_of(form)
+        try:
+            if upload is not None:
+                submission = ops.submit_decklist_file(reg, upload, user=staff, filename=filename)
+            else:
+                submission = ops.submit_decklist(reg, form.decklist.data.encode("utf-8"), user=staff)
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            db.session.commit()
+            if submission.decklist.legal:
+                flash("Decklist checked: it is legal.")
+            else:
+                errors = sum(1 for f in submission.result.get("findings", []) if f.get("severity") == "error")
+                flash(f"Decklist checked: {errors} problem{'s' if errors != 1 else ''} to fix. "
+                      "Each is shown next to its line below.", "error")
+            return redirect(url_for("events.player_page", code=reg.access_code) + "#check")
+    else:
+        status = form_failed(form)
+    return _player_page(reg, form=form, status=status)
+
+
+@bp.get("/p/<code>/receipt")
+def receipt(code):
+    reg = ops.registration_by_code(code)
+    url = player_url(reg)
+    return private(make_response(render_template("players/receipt.html", reg=reg, event=reg.event,
+                                                 player_url=url, qr=qr_svg(url))))
+
+
+# ----------------------------------------------------------------- check-in desk
+
+def _desk(event, query: str, late_form=None, status=200, error: str | None = None):
+    results = ops.search_registrations(event, query)
+    decks = ops.deck_overview(results)
+    return render_template(
+        "events/desk.html", event=event, query=query, results=[desk_row(r, decks[r.id]) for r in results],
+        counters=ops.event_counters(event), late_form=late_form or RegistrationForm(formdata=None),
+        action_form=ActionForm(formdata=None), error=error), status
+
+
+@bp.get("/events/<int:event_id>/desk")
+@staff_required
+def desk(event_id):
+    event = ops.get_event(event_id)
+    ops.require_staff(g.user, event)
+    return _desk(event, desk_query())
+
+
+@bp.get("/events/<int:event_id>/desk/search")
+@staff_required
+def desk_search(event_id):
+    try:
+        event = ops.get_event(event_id)
+        ops.require_staff(g.user, event)
+    except Refused as e:
+        return _json_error(e.message, e.status, e.field)
+    results = ops.search_registrations(event, desk_query())
+    decks = ops.deck_overview(results)
+    return jsonify({"results": [desk_row(r, decks[r.id]) for r in results], "counters": ops.event_counters(event)})
+
+
+DESK_ACTIONS = {
+    "checkin": (lambda reg, user, form: ops.check_in(reg, user), "Checked in: {}"),
+    "checkin_undo": (lambda reg, user, form: ops.check_in(reg, user, undo=True), "Check-in undone: {}"),
+    "drop": (lambda reg, user, form: ops.drop(reg, user), "Dropped: {}"),
+    "drop_undo": (lambda reg, user, form: ops.drop(reg, user, undo=True), "Back in the event: {}"),
+    "notes": (lambda reg, user, form: ops.set_notes(reg, user, form.notes.data or ""), "Notes saved: {}"),
+}
+
+
+def _desk_action(event_id: int, registration_id: int, action: str):
+    as_json = _json_request()
+    try:
+        event = ops.get_event(event_id)
+        ops.require_staff(g.user, event)
+        reg = ops.get_registration(event, registration_id)
+    except Refused as e:
+        if as_json:
+            return _json_error(e.message, e.status, e.field)
+        raise
+    form_class = NotesForm if action == "notes" else ActionForm
+    try:
+        body = json_fields()
+    except Refused as e:
+        if as_json:
+            return _json_error(e.message, e.status, e.field)
+        return _desk(event, "", status=e.status, error=e.message)
+    form = form_class() if body is None else form_class(formdata=body)
+    query = (form.q.data or "").strip()[:MAX_QUERY]
+    run, message = DESK_ACTIONS[action]
+    if not form.validate_on_submit():
+        errors = [e for errs in form.errors.values() for e in errs]
+        text = ("This form has expired or did not come from this site. Reload the page and try again."
+                if "csrf_token" in form.errors else " ".join(errors))
+        if as_json:
+            return _json_error(text, 400, "notes" if "notes" in form.errors else None)
+        return _desk(event, query, status=400, error=text)
+    try:
+        run(reg, g.user, form)
+        db.session.flush()
+    except Refused as e:
+        if as_json:
+            return _json_error(e.message, e.status, e.field)
+        db.session.rollback()
+        return _desk(event, query, status=e.status, error=e.message)
+    db.session.commit()
+    text = message.format(reg.name)
+    if as_json:
+        deck = ops.deck_overview([reg])[reg.id]
+        return jsonify({"message": text, "registration": desk_row(reg, deck), "counters": ops.event_counters(event)})
+    flash(text)
+    return redirect(url_for("events.desk", event_id=event.id, q=query or None))
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/checkin")
+@staff_required
+def checkin(event_id, registration_id):
+    return _desk_action(event_id, registration_id, "checkin")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/checkin/undo")
+@staff_required
+def checkin_undo(event_id, registration_id):
+    return _desk_action(event_id, registration_id, "checkin_undo")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/drop")
+@staff_required
+def drop(event_id, registration_id):
+    return _desk_action(event_id, registration_id, "drop")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/drop/undo")
+@staff_required
+def drop_undo(event_id, registration_id):
+    return _desk_action(event_id, registration_id, "drop_undo")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/notes")
+@staff_required
+def notes(event_id, registration_id):
+    return _desk_action(event_id, registration_id, "notes")

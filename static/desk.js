@@ -1,0 +1,215 @@
+/* Check-in desk: search as you type, one-tap actions, and scanner check-in.
+ *
+ * The page works without this script (plain GET search and form posts). With
+ * it, searches go to GET .../desk/search (JSON), the row buttons post with
+ * fetch() and the CSRF token in the X-CSRFToken header, and Enter in the
+ * search box checks in the one matching player (a barcode/QR scanner types
+ * the access code followed by Enter). User data is only ever set with
+ * textContent, never as HTML.
+ */
+(function () {
+  "use strict";
+
+  var desk = document.getElementById("desk");
+  var input = document.getElementById("desk-q");
+  var list = document.getElementById("desk-results");
+  var statusLine = document.getElementById("desk-status");
+  var searchForm = document.getElementById("desk-search");
+  if (!desk || !input || !list || !searchForm || !window.fetch) return;
+
+  var searchUrl = desk.getAttribute("data-search-url");
+  var registrationsUrl = desk.getAttribute("data-registrations-url");
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var csrfToken = meta ? meta.getAttribute("content") : "";
+  var DEBOUNCE_MS = 150;
+  var timer = null;
+  var sequence = 0;        // answers to older searches are ignored
+  var lastResults = [];
+
+  function normaliseCode(text) {
+    return String(text || "").toUpperCase().replace(/[^0-9A-Z]/g, "");
+  }
+
+  function say(message, kind) {
+    statusLine.textContent = message;
+    statusLine.className = "desk-status" + (kind ? " " + kind : "");
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function updateCounters(counters) {
+    if (!counters) return;
+    Object.keys(counters).forEach(function (key) {
+      var node = document.querySelector('[data-counter="' + key + '"]');
+      if (node) node.textContent = String(counters[key]);
+    });
+  }
+
+  function actionForm(r, action, label, className) {
+    var form = el("form", "desk-action");
+    form.method = "post";
+    form.action = registrationsUrl + "/" + encodeURIComponent(r.id) + "/" + action;
+    var token = el("input");
+    token.type = "hidden"; token.name = "csrf_token"; token.value = csrfToken;
+    var q = el("input");
+    q.type = "hidden"; q.name = "q"; q.value = input.value;
+    var button = el("button", className, label);
+    button.type = "submit";
+    form.appendChild(token); form.appendChild(q); form.appendChild(button);
+    return form;
+  }
+
+  function row(r) {
+    var li = el("li", "desk-row" + (r.checked_in ? " is-in" : "") + (r.dropped ? " is-dropped" : ""));
+    li.setAttribute("data-id", String(r.id));
+    var who = el("div", "who");
+    who.appendChild(el("strong", "name", r.name));
+    who.appendChild(el("span", "code", r.access_code));
+    if (r.player_id) who.appendChild(el("span", "pid", "ID " + r.player_id));
+    var deckText = "deck " + r.deck_status;
+    if (r.deck_status === "illegal") deckText += " · " + r.deck_errors + " error" + (r.deck_errors === 1 ? "" : "s");
+    var badgeKind = r.deck_status === "legal" ? "ok" : (r.deck_status === "illegal" ? "bad" : "none");
+    who.appendChild(el("span", "badge " + badgeKind, deckText));
+    if (r.late) who.appendChild(el("span", "badge none", "late"));
+    who.appendChild(el("span", "state", r.dropped ? "Dropped" : (r.checked_in ? "Checked in" : "Not checked in")));
+    li.appendChild(who);
+
+    var buttons = el("div", "buttons");
+    if (!r.dropped) {
+      buttons.appendChild(r.checked_in
+        ? actionForm(r, "checkin/undo", "Undo check-in", "big")
+        : actionForm(r, "checkin", "Check in", "big primary"));
+      buttons.appendChild(actionForm(r, "drop", "Drop", "big danger"));
+    } else {
+      buttons.appendChild(actionForm(r, "drop/undo", "Undrop", "big"));
+    }
+    li.appendChild(buttons);
+
+    var details = el("details", "notes");
+    if (r.notes) details.open = true;
+    var summary = el("summary", null, "Notes");
+    if (r.notes) {
+      summary.appendChild(document.createTextNode(": "));
+      summary.appendChild(el("span", "notes-text", r.notes));
+    }
+    details.appendChild(summary);
+    var notesForm = actionForm(r, "notes", "Save notes", "");
+    notesForm.className = "desk-action notes-form";
+    var area = el("textarea");
+    area.name = "notes"; area.rows = 2; area.maxLength = 5000; area.value = r.notes || "";
+    area.setAttribute("aria-label", "Notes for " + r.name);
+    notesForm.insertBefore(area, notesForm.lastChild);
+    details.appendChild(notesForm);
+    li.appendChild(details);
+    return li;
+  }
+
+  function render(results) {
+    lastResults = results;
+    list.textContent = "";
+    if (!results.length) {
+      list.appendChild(el("li", "empty", input.value.trim() ? "No player matches “" + input.value.trim() + "”." : "No players yet."));
+      return;
+    }
+    results.forEach(function (r) { list.appendChild(row(r)); });
+  }
+
+  function search(query) {
+    var mine = ++sequence;
+    return fetch(searchUrl + "?q=" + encodeURIComponent(query), {
+      headers: {"Accept": "application/json"}, credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok) throw new Error((body.error && body.error.message) || "Search failed.");
+        return body;
+      });
+    }).then(function (body) {
+      if (mine !== sequence) return null;   // a newer search is on its way
+      render(body.results || []);
+      updateCounters(body.counters);
+      return body.results || [];
+    });
+  }
+
+  function post(url, data) {
+    var body = new URLSearchParams(data || {});
+    return fetch(url, {
+      method: "POST", credentials: "same-origin", body: body,
+      headers: {"Accept": "application/json", "X-CSRFToken": csrfToken}
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (payload) {
+        if (!response.ok) {
+          throw new Error((payload.error && payload.error.message) || ("The desk could not do that (" + response.status + ")."));
+        }
+        return payload;
+      });
+    });
+  }
+
+  function replaceRow(r) {
+    var old = list.querySelector('li.desk-row[data-id="' + String(r.id) + '"]');
+    if (old) old.parentNode.replaceChild(row(r), old);
+    lastResults = lastResults.map(function (x) { return x.id === r.id ? r : x; });
+  }
+
+  // As-you-type search, debounced.
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      search(input.value.trim()).catch(function (e) { say(e.message, "error"); });
+    }, DEBOUNCE_MS);
+  });
+
+  // Enter: check in the one player found (or the exact access-code match).
+  searchForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    clearTimeout(timer);
+    var query = input.value.trim();
+    if (!query) { search(""); return; }
+    search(query).then(function (results) {
+      if (!results) return;
+      var code = normaliseCode(query);
+      var exact = results.filter(function (r) { return r.access_code === code; });
+      var target = exact.length === 1 ? exact[0] : (results.length === 1 ? results[0] : null);
+      if (!target) {
+        say(results.length ? results.length + " players match; tap the right one." : "No player matches “" + query + "”.",
+            results.length ? "" : "error");
+        return;
+      }
+      if (target.dropped) { say(target.name + " has dropped; undrop them first.", "error"); return; }
+      return post(registrationsUrl + "/" + encodeURIComponent(target.id) + "/checkin").then(function (payload) {
+        say(target.checked_in ? "Already checked in: " + payload.registration.name : "Checked in: " + payload.registration.name, "ok");
+        updateCounters(payload.counters);
+        input.value = "";
+        input.focus();
+        render([payload.registration]);
+      });
+    }).catch(function (e) { say(e.message, "error"); });
+  });
+
+  // Row buttons and notes: post with fetch, update the row and the counters.
+  list.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("desk-action")) return;
+    event.preventDefault();
+    var data = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.name && field.name !== "csrf_token") data[field.name] = field.value;
+    });
+    var button = form.querySelector("button");
+    if (button) button.disabled = true;
+    post(form.action, data).then(function (payload) {
+      say(payload.message, "ok");
+      updateCounters(payload.counters);
+      replaceRow(payload.registration);
+    }).catch(function (e) {
+      say(e.message, "error");
+      if (button) button.disabled = false;
+    });
+  });
+})();

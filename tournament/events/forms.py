@@ -1,0 +1,150 @@
+"""Web forms for events, registrations, decklists and the check-in desk.
+
+The forms check the shape of the input (types, lengths, choices) so every
+field's problem shows next to it at once; the operations still decide what
+is allowed and their refusals are mapped back onto these fields.
+"""
+from __future__ import annotations
+
+from datetime import timezone
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import BooleanField, DateField, DateTimeLocalField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ..decks.rulesets import list_rulesets
+from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES
+
+MODE_LABELS = {"pods": "Pods (multiplayer)", "duel": "Duel (1v1, best of three)"}
+STATUS_LABELS = {"registration": "Registration open", "running": "Running", "finished": "Finished"}
+SCORING_LABELS = {"democratic": "Democratic (votes)", "survival": "Survival", "cedh": "cEDH (win/draw)",
+                  "mtr": "MTR (match points)"}
+MAX_DECKLIST_CHARS = 1_000_000
+
+
+class ChoiceField(SelectField):
+    """A select whose refusal names the allowed values."""
+
+    def pre_validate(self, form):
+        choices = [c if isinstance(c, SelectChoice) else SelectChoice(*c) for c in self.choices or ()]
+        if self.data not in {c.value for c in choices}:
+            allowed = ", ".join(c.label for c in choices if c.value != "") or "none"
+            raise ValidationError(f"Choose one of: {allowed}.")
+
+
+def options(pairs) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def whole_number(label: str, lo: int, hi: int, default: int) -> IntegerField:
+    message = f"{label} must be a whole number from {lo} to {hi}."
+    return IntegerField(label, default=default, invalid_value_message=message,
+                        validators=[InputRequired(message), NumberRange(lo, hi, message)])
+
+
+def text(label: str, max_len: int, required: bool = False, **kw) -> StringField:
+    validators = [Length(max=max_len, message=f"{label} may be at most {max_len} characters.")]
+    if required:
+        validators.insert(0, DataRequired(f"{label} is required."))
+    return StringField(label, validators=validators, **kw)
+
+
+class EventForm(FlaskForm):
+    name = text("The event name", 200, required=True)
+    date = DateField("Date", validators=[Optional()], invalid_value_message="The date must look like 2026-12-05.")
+    venue = text("The venue", 200)
+    ruleset = ChoiceField("Ruleset")
+    banlist_add = TextAreaField("Cards added to the banlist (one per line)",
+                                validators=[Length(max=100_000, message="The banlist additions are too long.")])
+    banlist_remove = TextAreaField("Cards taken off the banlist (one per line)",
+                                   validators=[Length(max=100_000, message="The banlist removals are too long.")])
+    mode = ChoiceField("Mode", choices=options((m, MODE_LABELS[m]) for m in MODES))
+    pod_size = whole_number("The pod size", 3, 5, 4)
+    sideboard_enabled = BooleanField("Sideboards allowed", default=True)
+    swap_seconds = whole_number("The swap window (seconds)", 0, 3600, 180)
+    scoring_profile = ChoiceField("Scoring profile")
+    round_minutes = whole_number("The round length (minutes)", 10, 600, 90)
+    decklist_deadline = DateTimeLocalField(
+        "Decklist deadline (UTC)", validators=[Optional()], tz=timezone.utc,
+        format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
+        invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (UTC).")
+    paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
+    status = ChoiceField("Status", choices=options((s, STATUS_LABELS[s]) for s in STATUSES), default="registration")
+
+    def __init__(self, *args, new: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ruleset.choices = options((r.id, r.name) for r in list_rulesets())
+        scoring = [(p, SCORING_LABELS.get(p, p)) for p in SCORING_PROFILES]
+        if new:
+            scoring.insert(0, ("", "The mode's default (democratic for pods, MTR for duel)"))
+        self.scoring_profile.choices = options(scoring)
+        self.new = new
+
+    def fill(self, event) -> None:
+        """Show an event's stored settings (GET of the edit page)."""
+        for name in ("name", "date", "venue", "ruleset", "mode", "pod_size", "sideboard_enabled", "swap_seconds",
+                     "scoring_profile", "round_minutes", "decklist_deadline", "paper_size", "status"):
+            getattr(self, name).data = getattr(event, name)
+        self.banlist_add.data = "\n".join(event.banlist_add or [])
+        self.banlist_remove.data = "\n".join(event.banlist_remove or [])
+
+    def settings(self) -> dict:
+        """The settings as plain values for create_event / update_event."""
+        data = {name: getattr(self, name).data for name in (
+            "name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
+            "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
+            "paper_size", "status")}
+        data["venue"] = data["venue"] or ""
+        data["banlist_add"] = data["banlist_add"] or ""
+        data["banlist_remove"] = data["banlist_remove"] or ""
+        if self.new and not data["scoring_profile"]:
+            del data["scoring_profile"]
+        return data
+
+
+class CopyEventForm(FlaskForm):
+    name = text("The new event's name", 200)
+
+
+class RegistrationForm(FlaskForm):
+    name = text("Your name", 100, required=True)
+    contact = text("Contact (e-mail or phone, optional)", 200)
+    player_id = text("Player ID (optional)", 40)
+    decklist = TextAreaField("Decklist (paste it, optional)", validators=[
+        Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
+    upload = FileField("…or upload a decklist file (.txt, .dek, .csv)")
+    back = StringField()   # desk or dashboard, for staff late registrations
+
+    def player_data(self) -> dict:
+        data = {"name": self.name.data, "contact": self.contact.data or "", "player_id": self.player_id.data or ""}
+        if self.decklist.data and self.decklist.data.strip() and not uploaded(self.upload):
+            data["decklist"] = self.decklist.data
+        return data
+
+
+class DecklistForm(FlaskForm):
+    decklist = TextAreaField("Paste your decklist", validators=[
+        Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
+    upload = FileField("…or upload a file (.txt, .dek, .csv)")
+
+    def validate_decklist(self, field):
+        if not (field.data or "").strip() and not uploaded(self.upload):
+            raise ValidationError("Paste your decklist or choose a file to upload.")
+
+
+class ActionForm(FlaskForm):
+    """Check in, drop and their undo: the button itself is the input (and the CSRF token)."""
+    q = StringField()
+
+
+class NotesForm(FlaskForm):
+    notes = TextAreaField("Notes", validators=[Length(max=5000, message="Notes may be at most 5000 characters.")])
+    q = StringField()
+
+
+def uploaded(field) -> bool:
+    """A file was chosen (browsers send an empty, nameless part when none was)."""
+    f = field.data
+    return bool(f is not None and getattr(f, "filename", None))
