@@ -15,7 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-STAFF_PASSWORD = "correct horse battery"
+from tests.conftest import PASSWORD as STAFF_PASSWORD
 
 
 def _free_port() -> int:
