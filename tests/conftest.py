@@ -72,7 +72,8 @@ def app(_template_db, tmp_path):
         if PG_URL:
             tables = [t.name for t in _db.metadata.sorted_tables]
             with _db.engine.begin() as conn:
-                conn.execute(sa.text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+                quoted = ", ".join(f'"{t}"' for t in tables)
+                conn.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
         _db.engine.dispose()
 
 

@@ -35,7 +35,7 @@ def create_app(config: dict | type | None = None) -> Flask:
     from .auth.access import load_user
     from .cards import cli as cards_cli, views as cards_views
     from .decks import cli as decks_cli
-    from .events import exchange_views, views as events_views
+    from .events import cli as events_cli, exchange_views, views as events_views
     from .web import register_error_handlers
 
     app.before_request(load_user)
@@ -43,7 +43,7 @@ def create_app(config: dict | type | None = None) -> Flask:
     for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, exchange_views.bp, api_bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
-    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user):
+    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event):
         app.cli.add_command(group)
     register_error_handlers(app)
     return app
