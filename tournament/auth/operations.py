@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 import sqlalchemy as sa
 
@@ -13,6 +13,7 @@ from .models import ROLES, ApiToken, LoginAttempt, User
 
 MAX_FAILED_LOGINS = 5
 LOGIN_WINDOW = timedelta(minutes=15)
+TOKEN_TOUCH_INTERVAL = timedelta(minutes=5)
 
 
 def create_user(name: str, password: str, role: str) -> User:
@@ -43,7 +44,12 @@ def user_for_token(token: str) -> User | None:
     row = db.session.execute(sa.select(ApiToken).where(ApiToken.token_hash == ApiToken.hash(token))).scalar()
     if row is None:
         return None
-    row.last_used_at = utcnow()
+    now = utcnow()
+    last = row.last_used_at
+    if last is not None and last.tzinfo is None:
+        last = last.replace(tzinfo=timezone.utc)
+    if last is None or now - last > TOKEN_TOUCH_INTERVAL:
+        row.last_used_at = now   # not on every request: a read must not take the write lock
     return row.user
 
 

@@ -15,7 +15,7 @@ from ..cards.repository import DbCardPool
 from ..decks.checks import check_deck
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
-from ..decks.rulesets import UnknownRuleset, get_ruleset
+from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, AuditEntry, Decklist, Event, Registration
@@ -49,7 +49,7 @@ def clean_text(value, field: str, label: str, max_len: int, required: bool = Fal
         raise Refused(f"{label} is required.", field=field)
     if len(value) > max_len:
         raise Refused(f"{label} is {len(value):,} characters; the limit is {max_len}.", field=field)
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
         raise Refused(f"{label} contains control characters; type it again as plain text.", field=field)
     return value
 
@@ -106,7 +106,10 @@ def _deadline(value, field: str) -> datetime | None:
                           field=field) from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:
+        raise Refused("The decklist deadline is out of range.", field=field) from None
 
 
 def _names(value, field: str, label: str) -> list[str]:
@@ -157,6 +160,9 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
 
 
 def _ruleset(value) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        raise Refused("Unknown ruleset. Choose one of: " + ", ".join(r.id for r in list_rulesets()) + ".",
+                      field="ruleset")
     try:
         return get_ruleset(value).id
     except (UnknownRuleset, TypeError) as e:
@@ -165,8 +171,15 @@ def _ruleset(value) -> str:
 
 # ----------------------------------------------------------------- events
 
+MAX_ID = 2**31 - 1
+
+
+def _valid_id(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
+
+
 def get_event(event_id) -> Event:
-    event = db.session.get(Event, event_id) if isinstance(event_id, int) else None
+    event = db.session.get(Event, event_id) if _valid_id(event_id) else None
     if event is None:
         raise NotFound("No such event.")
     return event
@@ -210,8 +223,8 @@ def copy_event(event: Event, user: User, name: str | None = None) -> Event:
     """A new event with the same settings, no players, open for registration."""
     require_staff(user, event, organizer_only=True)
     settings = {k: getattr(event, k) for k in EVENT_FIELDS if k not in ("status", "date", "decklist_deadline")}
-    settings["name"] = name or f"{event.name} (copy)"
-    settings["name"] = settings["name"][:200]
+    name = clean_text(name, "name", "The new event's name", 200)
+    settings["name"] = name or f"{event.name} (copy)"[:200]
     copy = create_event(user, settings)
     log(copy, actor_name(user), "event.copy", source_event=event.id)
     return copy
@@ -243,7 +256,7 @@ def registration_by_code(code) -> Registration:
 
 
 def get_registration(event: Event, registration_id) -> Registration:
-    reg = db.session.get(Registration, registration_id) if isinstance(registration_id, int) else None
+    reg = db.session.get(Registration, registration_id) if _valid_id(registration_id) else None
     if reg is None or reg.event_id != event.id:
         raise NotFound("No such player in this event.")
     return reg
@@ -350,26 +363,11 @@ def set_notes(reg: Registration, user: User, notes) -> Registration:
         raise Refused("Notes must be text.", field="notes")
     if len(notes) > 5000:
         raise Refused(f"The notes are {len(notes):,} characters; the limit is 5000.", field="notes")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\r\t" for ch in notes):
+        raise Refused("The notes contain control characters; type them again as plain text.", field="notes")
     reg.notes = notes
     log(reg.event, actor_name(user), "notes", registration=reg.id)
     return reg
-
-
-def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
-    """As-you-type search over name (any script, accents ignored), access code and player ID."""
-    query = (query or "").strip()[:100]
-    stmt = sa.select(Registration).where(Registration.event_id == event.id)
-    if query:
-        key = name_key(query)
-        code = normalise_code(query)
-        conditions = [Registration.player_id == query]
-        if key:
-            conditions.append(Registration.search_key.contains(key, autoescape=True))
-        if code:
-            conditions.append(Registration.access_code == code)
-        stmt = stmt.where(sa.or_(*conditions))
-    stmt = stmt.order_by(Registration.name, Registration.id).limit(limit)
-    return list(db.session.execute(stmt).scalars())
 
 
 def event_counters(event: Event) -> dict:
@@ -443,13 +441,13 @@ def deck_overview(regs: list[Registration]) -> dict[int, dict]:
     return out
 
 
-# ----------------------------------------------------------------- check-in desk search (appended for the API)
+# ----------------------------------------------------------------- check-in desk search
 
-def desk_search(event: Event, query: str, limit: int = 30) -> list[Registration]:
+def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
     """The check-in desk's search as you type, over name, access code and player ID.
 
-    Like search_registrations, names match anywhere (any script; case, accents
-    and spaces ignored), but access codes and player IDs also match by prefix,
+    Names match anywhere (any script; case, accents and spaces ignored);
+    access codes and player IDs match by prefix,
     so the desk narrows down while a code or ID is typed; an exact code or
     player ID comes first. Each result's deck status is loaded in the same
     round trip (no query per row).

@@ -1,0 +1,202 @@
+"""The OpenAPI document at /api/v1/openapi.json matches the implementation.
+
+(a) the URL map under /api/v1 and the document list the same paths and methods;
+(b) real responses validate against the documented schemas (here for every
+operation's documented success, with the document's own request examples, and
+in tests/api/test_api.py for every response those tests see, errors included);
+plus: the document is well formed, security is as documented, and the small
+validator really rejects what it should.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tournament.api import openapi, views
+from tournament.api.openapi import SchemaError, document, resolve, response_problems, validate
+from tournament.auth.operations import issue_token
+
+PREFIX = "/api/v1"
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+def api_rules(app) -> dict[str, set[str]]:
+    """{"/events/{event_id}": {"get", "patch"}, ...} from the URL map, in OpenAPI path syntax."""
+    out: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(PREFIX + "/"):
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule[len(PREFIX):])
+        out.setdefault(path, set()).update(m.lower() for m in rule.methods - {"HEAD", "OPTIONS"})
+    return out
+
+
+def operations(doc):
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method in METHODS:
+                yield path, method, item, op
+
+
+def schemas_in(doc):
+    """Every schema object in the document, with where it is."""
+    def walk(schema, where):
+        yield where, schema
+        for key in ("properties",):
+            for name, sub in schema.get(key, {}).items():
+                yield from walk(sub, f"{where}.{name}")
+        if isinstance(schema.get("items"), dict):
+            yield from walk(schema["items"], f"{where}[]")
+        if isinstance(schema.get("additionalProperties"), dict):
+            yield from walk(schema["additionalProperties"], f"{where}{{}}")
+        for i, sub in enumerate(schema.get("anyOf", [])):
+            yield from walk(sub, f"{where}|{i}")
+
+    for name, schema in doc["components"]["schemas"].items():
+        yield from walk(schema, f"components.schemas.{name}")
+    for path, method, item, op in operations(doc):
+        for param in item.get("parameters", []) + op.get("parameters", []):
+            yield from walk(param["schema"], f"{method} {path} ({param['name']})")
+        for media_type, media in op.get("requestBody", {}).get("content", {}).items():
+            yield from walk(media["schema"], f"{method} {path} body {media_type}")
+        for status, response in op["responses"].items():
+            for media in resolve(response, doc).get("content", {}).values():
+                yield from walk(media["schema"], f"{method} {path} {status}")
+
+
+def test_the_document_is_served_and_is_openapi_3_1(client):
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200 and response.is_json
+    doc = response.get_json()
+    assert doc == document()
+    assert doc["openapi"].startswith("3.1") and doc["info"]["title"] and doc["info"]["version"]
+    assert doc["servers"] == [{"url": PREFIX}]
+    assert doc["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["bearerAuth"][
+            "description"]}
+    assert doc["security"] == [{"bearerAuth": []}]
+    assert set(doc["components"]["schemas"]["Error"]["properties"]["error"]["required"]) == {"status", "message"}
+
+
+def test_every_rule_is_documented_with_the_same_methods_and_vice_versa(app):
+    doc = document()
+    documented = {path: {m for m in item if m in METHODS} for path, item in doc["paths"].items()}
+    assert api_rules(app) == documented
+
+
+def test_documented_limits_are_the_implementations():
+    doc = document()
+    event_id = doc["paths"]["/events/{event_id}"]["parameters"][0]["schema"]
+    assert f"max={event_id['maximum']}" in views.ID
+    limit = next(p for p in doc["paths"]["/events/{event_id}/registrations"]["get"]["parameters"]
+                 if p["name"] == "limit")
+    assert limit["schema"]["maximum"] == views.MAX_SEARCH_RESULTS
+    assert f"{views.MAX_BODY_BYTES // (1024 * 1024)} MB" in doc["components"]["responses"]["E413"]["description"]
+
+
+def test_the_document_is_well_formed(app):
+    doc = document()
+    op_ids = [op["operationId"] for _, _, _, op in operations(doc)]
+    assert len(op_ids) == len(set(op_ids))
+    for path, method, item, op in operations(doc):
+        where = f"{method.upper()} {path}"
+        params = item.get("parameters", []) + op.get("parameters", [])
+        in_path = {p["name"] for p in params if p["in"] == "path"}
+        assert in_path == set(re.findall(r"{([^}]+)}", path)), where
+        assert all(p["required"] for p in params if p["in"] == "path"), where
+        assert op["summary"] and op["responses"], where
+        assert any(code.startswith("2") for code in op["responses"]), where
+        secured = op.get("security", doc["security"]) != []
+        if secured:
+            assert "401" in op["responses"], f"{where}: a secured operation documents 401"
+        if "requestBody" in op:
+            assert {"400", "413", "415"} <= set(op["responses"]), where
+        for code, response in op["responses"].items():
+            schema = resolve(response, doc)["content"]["application/json"]["schema"]
+            if code.startswith(("4", "5")):
+                assert schema == {"$ref": "#/components/schemas/Error"}, where
+    for where, schema in schemas_in(doc):
+        assert set(schema) <= openapi._KEYWORDS, f"{where}: unsupported keywords {set(schema) - openapi._KEYWORDS}"
+        if "$ref" in schema:
+            resolve(schema, doc)                                     # raises when it does not resolve
+        if "required" in schema:
+            assert set(schema["required"]) <= set(schema.get("properties", {})), where
+        if isinstance(schema.get("type"), str):
+            assert schema["type"] in ("object", "array", "string", "integer", "number", "boolean", "null"), where
+
+
+def test_the_validator_rejects_what_it_should():
+    doc = document()
+    error = {"$ref": "#/components/schemas/Error"}
+    assert validate({"error": {"status": 400, "message": "x", "field": "name"}}, error, doc) == []
+    assert validate({"error": {"status": 400}}, error, doc)                             # missing message
+    assert validate({"error": {"status": "400", "message": "x"}}, error, doc)           # wrong type
+    assert validate({"error": {"status": 400, "message": "x", "extra": 1}}, error, doc)  # undocumented property
+    assert validate({"error": {"status": 200, "message": "x"}}, error, doc)             # below minimum
+    assert validate({"error": {"status": True, "message": "x"}}, error, doc)            # bool is no integer
+    assert validate("2026-12-05", {"type": "string", "format": "date-time"}, doc)
+    assert validate("2026-12-05T10:00:00", {"type": "string", "format": "date-time"}, doc)  # no offset
+    assert validate("2026-12-05T10:00:00+00:00", {"type": "string", "format": "date-time"}, doc) == []
+    assert validate(None, {"anyOf": [{"type": "string"}, {"type": "null"}]}, doc) == []
+    assert validate(3, {"anyOf": [{"type": "string"}, {"type": "null"}]}, doc)
+    assert validate(["W", "X"], doc["components"]["schemas"]["DeckCheck"]["properties"]["color_identity"], doc)
+    with pytest.raises(SchemaError):
+        validate("x", {"type": "string", "pattern": "^x$"}, doc)     # a keyword it does not check
+    with pytest.raises(SchemaError):
+        validate("x", {"$ref": "#/components/schemas/Nope"}, doc)
+    assert response_problems("GET", "/api/v1/health", 201, {"status": "ok"})      # undocumented status
+    assert response_problems("GET", "/api/v1/health", 200, {"status": "bad"})
+    assert response_problems("GET", "/api/v1/health", 200, {"status": "ok"}) == []
+
+
+@pytest.fixture
+def setup(client, db, organizer, starter_cards):
+    """A token, an event and a registration made through the API; path values for every template."""
+    token = issue_token(organizer)
+    db.session.commit()
+    headers = {"Authorization": f"Bearer {token}"}
+    event = client.post("/api/v1/events", headers=headers, json={"name": "E", "ruleset": "edh-2010"}).get_json()
+    reg = client.post(f"/api/v1/events/{event['id']}/registrations", json={"name": "Anna"}).get_json()
+    values = {"event_id": event["id"], "registration_id": reg["id"], "code": reg["access_code"]}
+    return headers, values
+
+
+def fill(path: str, values: dict) -> str:
+    return PREFIX + re.sub(r"{([^}]+)}", lambda m: str(values[m.group(1)]), path)
+
+
+def test_security_is_as_documented(client, setup):
+    """Without a token, secured operations answer 401 and public ones do not."""
+    _headers, values = setup
+    doc = document()
+    for path, method, _item, op in operations(doc):
+        response = client.open(fill(path, values), method=method.upper())
+        secured = op.get("security", doc["security"]) != []
+        assert (response.status_code == 401) == secured, f"{method.upper()} {path}: {response.status_code}"
+        assert not response_problems(method.upper(), fill(path, values), response.status_code, response.get_json())
+
+
+def test_every_operation_answers_as_documented_with_the_documented_examples(client, setup):
+    headers, values = setup
+    doc = document()
+    seen = set()
+    for path, method, _item, op in operations(doc):
+        url = fill(path, values)
+        success = min(code for code in op["responses"] if code.startswith("2"))
+        bodies = [{}]
+        if "requestBody" in op:
+            bodies = []
+            for media_type, media in op["requestBody"]["content"].items():
+                assert "example" in media, f"{method} {path}: no example for {media_type}"
+                if media_type == "application/json":
+                    bodies.append({"json": media["example"]})
+                else:
+                    bodies.append({"data": media["example"], "content_type": media_type})
+        for body in bodies:
+            response = client.open(url, method=method.upper(), headers=headers, **body)
+            assert str(response.status_code) == success, (method, path, response.get_data(as_text=True)[:300])
+            problems = response_problems(method.upper(), url, response.status_code, response.get_json())
+            assert not problems, (method, path, problems)
+            seen.add(op["operationId"])
+    assert seen == {op["operationId"] for _, _, _, op in operations(doc)}

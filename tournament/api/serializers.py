@@ -1,0 +1,130 @@
+"""Models -> plain JSON values for the API. The shapes are documented in openapi.py (tested)."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from flask import current_app, url_for
+
+from ..events.models import Decklist, Event, Registration
+from ..events.operations import deadline_passed
+
+# The web page a player's link opens (their receipt's QR code); "page" is null
+# if the web layer does not define it.
+PLAYER_PAGE_ENDPOINT = "events.player_page"
+
+
+def iso_datetime(value: datetime | None) -> str | None:
+    """UTC, ISO 8601 with offset; SQLite hands back naive datetimes that were stored as UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc).isoformat()
+
+
+def iso_date(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def event_json(event: Event, counters: dict | None = None) -> dict:
+    out = {
+        "id": event.id,
+        "name": event.name,
+        "date": iso_date(event.date),
+        "venue": event.venue or "",
+        "ruleset": event.ruleset,
+        "banlist_add": list(event.banlist_add or []),
+        "banlist_remove": list(event.banlist_remove or []),
+        "mode": event.mode,
+        "pod_size": event.pod_size,
+        "sideboard_enabled": bool(event.sideboard_enabled),
+        "swap_seconds": event.swap_seconds,
+        "scoring_profile": event.scoring_profile,
+        "round_minutes": event.round_minutes,
+        "decklist_deadline": iso_datetime(event.decklist_deadline),
+        "decklists_locked": deadline_passed(event),
+        "paper_size": event.paper_size,
+        "status": event.status,
+        "created_at": iso_datetime(event.created_at),
+    }
+    if counters is not None:
+        out["counters"] = dict(counters)
+    return out
+
+
+def event_brief(event: Event) -> dict:
+    """What a player's page needs to know about the event."""
+    return {
+        "id": event.id,
+        "name": event.name,
+        "date": iso_date(event.date),
+        "venue": event.venue or "",
+        "ruleset": event.ruleset,
+        "mode": event.mode,
+        "status": event.status,
+        "decklist_deadline": iso_datetime(event.decklist_deadline),
+        "decklists_locked": deadline_passed(event),
+    }
+
+
+def deck_check_json(deck: Decklist | None) -> dict | None:
+    """The stored deck check (DeckCheck.to_json()) with when and by whom it was submitted."""
+    if deck is None:
+        return None
+    result = dict(deck.result or {})
+    return {
+        "legal": bool(result.get("legal", deck.legal)),
+        "ruleset": result.get("ruleset", deck.ruleset),
+        "commanders": list(result.get("commanders", [])),
+        "color_identity": list(result.get("color_identity", [])),
+        "main_count": result.get("main_count", 0),
+        "sideboard_count": result.get("sideboard_count", 0),
+        "findings": list(result.get("findings", [])),
+        "summary": result.get("summary", {}),
+        "submitted_at": iso_datetime(deck.submitted_at),
+        "submitted_by": deck.submitted_by,
+    }
+
+
+def player_links(code: str) -> dict:
+    page = None
+    if PLAYER_PAGE_ENDPOINT in current_app.view_functions:
+        page = url_for(PLAYER_PAGE_ENDPOINT, code=code, _external=True)
+    return {"page": page, "api": url_for("api.player_get", code=code, _external=True)}
+
+
+def registration_summary(reg: Registration) -> dict:
+    """One row of the check-in desk."""
+    return {
+        "id": reg.id,
+        "event_id": reg.event_id,
+        "name": reg.name,
+        "contact": reg.contact or "",
+        "player_id": reg.player_id,
+        "access_code": reg.access_code,
+        "late": bool(reg.late),
+        "checked_in": reg.checked_in_at is not None,
+        "checked_in_at": iso_datetime(reg.checked_in_at),
+        "dropped": reg.dropped_at is not None,
+        "dropped_at": iso_datetime(reg.dropped_at),
+        "notes": reg.notes or "",
+        "deck_status": reg.deck_status,
+        "created_at": iso_datetime(reg.created_at),
+    }
+
+
+def registration_json(reg: Registration) -> dict:
+    """Everything staff see about one registration, with the latest deck check."""
+    out = registration_summary(reg)
+    out["links"] = player_links(reg.access_code)
+    out["decklist"] = reg.deck.text if reg.deck is not None else None
+    out["deck"] = deck_check_json(reg.deck)
+    return out
+
+
+def player_json(reg: Registration) -> dict:
+    """A player's own registration: no staff notes."""
+    out = registration_json(reg)
+    del out["notes"]
+    out["event"] = event_brief(reg.event)
+    return out
