@@ -69,6 +69,16 @@ EVENT_SETTINGS = {
                           "description": "ISO 8601; without an offset it is UTC."},
     "paper_size": {"type": "string", "enum": list(PAPER_SIZES)},
     "status": {"type": "string", "enum": list(STATUSES)},
+    "leftover_policy": {"type": "string", "enum": ["threes", "fives", "byes"],
+                        "description": "Pods mode: players left over fill tables of 3, make pods of 5, or get byes."},
+    "top_cut": {"type": "integer", "enum": [0, 4, 8], "description": "Duel: single elimination after Swiss."},
+    "bye_points": {"type": ["integer", "null"], "minimum": 0, "maximum": 100,
+                   "description": "Points for a bye; null: the scoring profile's."},
+    "prize_conditions": {"type": "array", "items": obj({
+        "id": {"type": "string", "maxLength": 60}, "name": {"type": "string", "minLength": 1, "maxLength": 100},
+        "kind": {"type": "string", "enum": ["max", "count"]}}, required=["name"]),
+        "description": "Alternate prize conditions (at most 20); the seed's four by default."},
+    "hide_votes": {**BOOLEAN, "description": "Hide votes from the table until every player there voted."},
 }
 
 EVENT = obj({

@@ -45,6 +45,11 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "decklists_locked": deadline_passed(event),
         "paper_size": event.paper_size,
         "status": event.status,
+        "leftover_policy": event.leftover_policy,
+        "top_cut": event.top_cut,
+        "bye_points": None if event.bye_points is None else int(event.bye_points),
+        "prize_conditions": [dict(c) for c in event.prize_conditions or []],
+        "hide_votes": bool(event.hide_votes),
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

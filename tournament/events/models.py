@@ -31,6 +31,12 @@ class Event(db.Model):
     decklist_deadline = sa.Column(sa.DateTime(timezone=True), nullable=True)
     paper_size = sa.Column(sa.String(10), nullable=False, default="A4")
     status = sa.Column(sa.String(20), nullable=False, default="registration")
+    leftover_policy = sa.Column(sa.String(10), nullable=False, default="threes")   # pods that don't divide evenly
+    top_cut = sa.Column(sa.Integer, nullable=False, default=0)                      # duel: 0, 4 or 8
+    bye_points = sa.Column(sa.Float, nullable=True)                                 # NULL: the profile's
+    prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
+    hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
+    standings_seed = sa.Column(sa.BigInteger, nullable=False, default=0)           # the last tiebreaker's order
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
 
     organizer = db.relationship("User")

@@ -1,8 +1,10 @@
 """Events, registrations, decklists and check-in: every change goes through here."""
 from __future__ import annotations
 
+import json
 import secrets
 import unicodedata
+from pathlib import Path
 from dataclasses import dataclass
 from datetime import date as Date, datetime, timezone
 
@@ -24,7 +26,9 @@ ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-                "paper_size", "status")
+                "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes")
+LEFTOVER_POLICIES = ("threes", "fives", "byes")
+MAX_PRIZE_CONDITIONS = 20
 MAX_BANLIST_EDITS = 500
 
 
@@ -150,12 +154,45 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "decklist_deadline": lambda v: _deadline(v, "decklist_deadline"),
         "paper_size": lambda v: _choice(v, "paper_size", "The paper size", PAPER_SIZES),
         "status": lambda v: _choice(v, "status", "The status", STATUSES),
+        "leftover_policy": lambda v: _choice(v, "leftover_policy", "Leftover players", LEFTOVER_POLICIES),
+        "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 8), "top_cut", "The top cut", (0, 4, 8)),
+        "bye_points": lambda v: None if v in (None, "") else _int(v, "bye_points", "Bye points", 0, 100),
+        "prize_conditions": lambda v: _prize_conditions(v),
+        "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
     }
     for key in EVENT_FIELDS:
         if key in data:
             out[key] = checks[key](data[key])
         elif not partial and key in ("name", "ruleset"):
             raise Refused(f"The {key.replace('_', ' ')} is required.", field=key)
+    return out
+
+
+def _prize_conditions(value) -> list[dict]:
+    """Organizer-defined alternate prizes: [{"id", "name", "kind": "max" | "count"}]."""
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        value = [{"name": line} for line in value.splitlines() if line.strip()]
+    if not isinstance(value, list) or len(value) > MAX_PRIZE_CONDITIONS:
+        raise Refused(f"Prize conditions must be a list of at most {MAX_PRIZE_CONDITIONS}.", field="prize_conditions")
+    out, seen = [], set()
+    for item in value:
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict):
+            raise Refused("Each prize condition needs a name.", field="prize_conditions")
+        name = clean_text(item.get("name"), "prize_conditions", "A prize condition's name", 100, required=True)
+        cid = item.get("id") or name_key(name)[:60] or f"prize{len(out) + 1}"
+        cid = clean_text(cid, "prize_conditions", "A prize condition's id", 60, required=True)
+        kind = item.get("kind", "max")
+        if kind not in ("max", "count"):
+            raise Refused("A prize condition's kind is max (highest value wins) or count (most claims).",
+                          field="prize_conditions")
+        if cid in seen:
+            raise Refused(f"Two prize conditions are both called {name}.", field="prize_conditions")
+        seen.add(cid)
+        out.append({"id": cid, "name": name, "kind": kind})
     return out
 
 
@@ -170,6 +207,17 @@ def _ruleset(value) -> str:
 
 
 # ----------------------------------------------------------------- events
+
+def default_prize_conditions() -> list[dict]:
+    """Seed 000's alternate prizes, from tournament/data/scoring/prize_conditions.json when present."""
+    path = Path(__file__).resolve().parent.parent / "data" / "scoring" / "prize_conditions.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    items = data.get("conditions", data) if isinstance(data, dict) else data
+    return [{"id": c["id"], "name": c["name"], "kind": c.get("kind", "max")} for c in items]
+
 
 MAX_ID = 2**31 - 1
 
@@ -202,7 +250,9 @@ def create_event(organizer: User, data: dict) -> Event:
     fields = clean_event_fields(data)
     if fields.get("mode") == "duel" and "scoring_profile" not in fields:
         fields["scoring_profile"] = "mtr"
-    event = Event(organizer_id=organizer.id, **fields)
+    if "prize_conditions" not in fields:
+        fields["prize_conditions"] = default_prize_conditions()
+    event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()
     log(event, actor_name(organizer), "event.create", name=event.name)

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from ..cards.models import utcnow
+from ..extensions import db
+
+ROUND_STATUSES = ("draft", "published", "finished")
+TABLE_KINDS = ("pod", "match", "bye")
+RESULT_STATES = ("reported", "confirmed")
+
+
+class Round(db.Model):
+    """A round's pairing, replayable from its seed; a draft is visible to staff only."""
+    __tablename__ = "round"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    event_id = sa.Column(sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), nullable=False, index=True)
+    number = sa.Column(sa.Integer, nullable=False)
+    stage = sa.Column(sa.String(20), nullable=False, default="swiss")   # swiss | pods | top8 | top4 ...
+    seed = sa.Column(sa.BigInteger, nullable=False)
+    status = sa.Column(sa.String(20), nullable=False, default="draft")
+    why = sa.Column(sa.JSON, nullable=False, default=list)
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+    published_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    ends_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    finished_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+
+    event = db.relationship("Event")
+    tables = db.relationship("GameTable", back_populates="round", cascade="all, delete-orphan",
+                             order_by="GameTable.number")
+
+    __table_args__ = (
+        sa.UniqueConstraint("event_id", "number", name="uq_round_event_number"),
+        sa.CheckConstraint("status in ('draft', 'published', 'finished')", name="status"),
+    )
+
+
+class GameTable(db.Model):
+    """A pod, a 1v1 match, or a bye (a table of one)."""
+    __tablename__ = "game_table"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    round_id = sa.Column(sa.Integer, sa.ForeignKey("round.id", ondelete="CASCADE"), nullable=False, index=True)
+    number = sa.Column(sa.Integer, nullable=False)
+    kind = sa.Column(sa.String(10), nullable=False)
+    result_state = sa.Column(sa.String(20), nullable=True)      # NULL: no result yet
+    result_by = sa.Column(sa.String(120), nullable=True)
+    result_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    confirmed_by = sa.Column(sa.JSON, nullable=False, default=list)   # registration ids who confirmed
+    started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)  # the game (and its swap window) began
+
+    round = db.relationship(Round, back_populates="tables")
+    seats = db.relationship("Seat", back_populates="table", cascade="all, delete-orphan", order_by="Seat.seat")
+    games = db.relationship("DuelGame", cascade="all, delete-orphan", order_by="DuelGame.number")
+    votes = db.relationship("Vote", cascade="all, delete-orphan")
+    prize_claims = db.relationship("PrizeClaim", cascade="all, delete-orphan")
+
+    __table_args__ = (
+        sa.UniqueConstraint("round_id", "number", name="uq_game_table_round_number"),
+        sa.CheckConstraint("kind in ('pod', 'match', 'bye')", name="kind"),
+    )
+
+
+class Seat(db.Model):
+    """A player at a table; `seat` 1 takes the first turn."""
+    __tablename__ = "seat"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False, index=True)
+    round_id = sa.Column(sa.Integer, sa.ForeignKey("round.id", ondelete="CASCADE"), nullable=False)
+    registration_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=False,
+                                index=True)
+    seat = sa.Column(sa.Integer, nullable=False)
+    survived = sa.Column(sa.Boolean, nullable=True)              # pods: NULL until a result
+    eliminated_order = sa.Column(sa.Integer, nullable=True)      # 1 = first out
+
+    table = db.relationship(GameTable, back_populates="seats")
+    registration = db.relationship("Registration")
+
+    __table_args__ = (
+        sa.UniqueConstraint("round_id", "registration_id", name="uq_seat_round_registration"),
+        sa.UniqueConstraint("table_id", "seat", name="uq_seat_table_seat"),
+    )
+
+
+class DuelGame(db.Model):
+    """One game of a best-of-three match; winner NULL is a draw."""
+    __tablename__ = "duel_game"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    number = sa.Column(sa.Integer, nullable=False)
+    winner_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=True)
+    started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "number", name="uq_duel_game_table_number"),
+        sa.CheckConstraint("number between 1 and 3", name="number"),
+    )
+
+
+class Vote(db.Model):
+    """Democratic vote: one per voter per game, for another player at the table."""
+    __tablename__ = "vote"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    voter_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=False)
+    votee_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=False)
+    cast_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "voter_id", name="uq_vote_table_voter"),
+        sa.CheckConstraint("voter_id <> votee_id", name="not_self"),
+    )
+
+
+class PrizeClaim(db.Model):
+    """An alternate prize condition's holder (and value) at a table."""
+    __tablename__ = "prize_claim"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    condition = sa.Column(sa.String(60), nullable=False)
+    holder_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=False)
+    value = sa.Column(sa.Float, nullable=True)
+
+    __table_args__ = (sa.UniqueConstraint("table_id", "condition", name="uq_prize_claim_table_condition"),)

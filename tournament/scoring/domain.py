@@ -1,0 +1,46 @@
+"""Results and standings as plain data: no Flask, no database."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class PodGame:
+    """One pod's result. `survivors` are those alive at the end (or at time)."""
+    round: int
+    table: int
+    players: tuple[int, ...]                   # seat order
+    survivors: frozenset[int]
+    votes: Mapping[int, int] = field(default_factory=dict)          # voter -> the other player voted for
+    eliminated: tuple[int, ...] = ()           # elimination order, first out first (optional)
+    prizes: Mapping[str, tuple[int, float | None]] = field(default_factory=dict)  # condition -> (holder, value)
+
+
+@dataclass(frozen=True)
+class DuelMatch:
+    """One 1v1 match. `games` are results from players[0]'s side: 'win', 'loss' or 'draw'."""
+    round: int
+    table: int
+    players: tuple[int, int]
+    games: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bye:
+    round: int
+    player: int
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: int
+    points: float
+    tiebreakers: Mapping[str, float]           # in the profile's order, named as printed
+    record: str                                # "3-1-0" for duel; "survived 3 of 4" for pods
+    votes: int = 0
+    games: int = 0                             # pod games / duel matches played; byes not included
+    name: str = ""                             # the player's name from the `players` mapping
+    byes: int = 0                              # byes received
+    random_order: int = 0                      # place in the event's seeded random draw (1 = first): the last tiebreaker
