@@ -1,0 +1,44 @@
+"""scripts/simulate_event.py runs whole events through the real operations."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "simulate_event.py"
+
+
+def simulate(*args):
+    out = subprocess.run([sys.executable, str(SCRIPT), "--json", *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_thirteen_players_sit_four_three_three_three():
+    result = simulate("--players", "13", "--rounds", "3", "--mode", "pods", "--seed", "4")
+    assert all(sorted(sizes) == [3, 3, 3, 4] for sizes in result["pod_sizes"].values())
+    assert result["byes"] == 0
+    assert len(result["pairing_seconds"]) == 3
+    assert len(result["standings_top"]) == 8
+
+
+def test_odd_duel_event_gives_one_bye_per_round_never_twice():
+    result = simulate("--players", "15", "--rounds", "4", "--mode", "duel", "--seed", "2")
+    assert result["byes"] == 4 and result["max_byes_per_player"] == 1
+    assert result["repeat_pairs"] == 0
+
+
+def test_names_file_is_used(tmp_path):
+    names = tmp_path / "names.txt"
+    names.write_text("\n".join(["山田太郎", "王小明", "Šárka Dvořáková", "<b>Bobby</b> Tables", "Ann", "Bo"]),
+                     encoding="utf-8")
+    result = simulate("--players", "6", "--rounds", "2", "--names", str(names))
+    assert result["pod_sizes"]["1"] == [3, 3]
+    assert {row["name"] for row in result["standings_top"]} == set(names.read_text(encoding="utf-8").splitlines())
+
+
+@pytest.mark.parametrize("args", [["--players", "1"], ["--players", "5", "--names", "/nonexistent/names.txt"]])
+def test_bad_arguments_are_refused(args):
+    out = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr

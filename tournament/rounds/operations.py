@@ -1,0 +1,524 @@
+"""Rounds: pairing, publishing, the timer, results, votes, prizes and standings.
+
+Pairing and scoring are pure functions (tournament.rounds.pairing,
+tournament.scoring); this module loads their inputs from the database and
+stores what they decide.
+"""
+from __future__ import annotations
+
+import secrets
+from collections import Counter, defaultdict
+from datetime import timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
+
+from ..auth.models import User
+from ..cards.models import utcnow
+from ..errors import NotFound, Refused
+from ..events.models import Event, Registration
+from ..events.operations import actor_name, log, require_staff
+from ..extensions import db
+from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
+from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
+from .models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote
+from .pairing import pair_pods, pair_swiss, pair_top_cut
+from .pairing.domain import Entrant
+
+MAX_ID = 2**31 - 1
+
+
+# ----------------------------------------------------------------- loading
+
+def get_round(event: Event, number) -> Round:
+    rnd = None
+    if isinstance(number, int) and 0 < number <= MAX_ID:
+        rnd = db.session.execute(sa.select(Round).where(Round.event_id == event.id, Round.number == number)).scalar()
+    if rnd is None:
+        raise NotFound(f"Round {number} does not exist yet.")
+    return rnd
+
+
+def get_table(rnd: Round, number) -> GameTable:
+    table = None
+    if isinstance(number, int) and 0 < number <= MAX_ID:
+        table = db.session.execute(sa.select(GameTable).where(GameTable.round_id == rnd.id,
+                                                             GameTable.number == number)).scalar()
+    if table is None:
+        raise NotFound(f"Round {rnd.number} has no table {number}.")
+    return table
+
+
+def rounds_of(event: Event) -> list[Round]:
+    return list(db.session.execute(sa.select(Round).where(Round.event_id == event.id).order_by(Round.number)).scalars())
+
+
+def _load_tables(event: Event, finished_only: bool = False) -> list[GameTable]:
+    stmt = (sa.select(GameTable).join(Round).where(Round.event_id == event.id)
+            .options(selectinload(GameTable.seats), selectinload(GameTable.games), selectinload(GameTable.votes),
+                     selectinload(GameTable.prize_claims), sa.orm.contains_eager(GameTable.round))
+            .order_by(Round.number, GameTable.number))
+    if finished_only:
+        stmt = stmt.where(Round.status != "draft")
+    return list(db.session.execute(stmt).unique().scalars())
+
+
+def seat_of(rnd: Round, reg: Registration) -> Seat | None:
+    return db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == reg.id)).scalar()
+
+
+# ----------------------------------------------------------------- standings
+
+def _scoring_inputs(event: Event, tables: list[GameTable]):
+    games, matches, byes = [], [], []
+    for t in tables:
+        ids = tuple(s.registration_id for s in t.seats)
+        rnd = t.round.number
+        if t.kind == "bye":
+            byes.append(Bye(rnd, ids[0]))
+        elif t.result_state is None:
+            continue
+        elif t.kind == "pod":
+            order = sorted((s for s in t.seats if s.eliminated_order is not None), key=lambda s: s.eliminated_order)
+            games.append(PodGame(
+                round=rnd, table=t.number, players=ids,
+                survivors=frozenset(s.registration_id for s in t.seats if s.survived),
+                votes={v.voter_id: v.votee_id for v in t.votes},
+                eliminated=tuple(s.registration_id for s in order),
+                prizes={c.condition: (c.holder_id, c.value) for c in t.prize_claims}))
+        else:
+            first = ids[0]
+            outcome = tuple("draw" if g.winner_id is None else ("win" if g.winner_id == first else "loss")
+                            for g in t.games)
+            matches.append(DuelMatch(round=rnd, table=t.number, players=(ids[0], ids[1]), games=outcome))
+    return games, matches, byes
+
+
+def standings(event: Event, tables: list[GameTable] | None = None) -> list[StandingRow]:
+    """Standings over every published round's results, in the event's scoring profile."""
+    tables = _load_tables(event, finished_only=True) if tables is None else tables
+    players = {r.id: r.name for r in event.registrations}
+    games, matches, byes = _scoring_inputs(event, tables)
+    if event.mode == "duel":
+        return mtr_standings(matches, byes, players, event.standings_seed)
+    return pod_standings(get_profile(event.scoring_profile), games, byes, players, event.standings_seed,
+                         bye_points=event.bye_points)
+
+
+def prize_board(event: Event) -> dict:
+    games, _m, _b = _scoring_inputs(event, _load_tables(event, finished_only=True))
+    return prize_leaders(games, event.prize_conditions or [])
+
+
+# ----------------------------------------------------------------- pairing
+
+def _history(tables: list[GameTable]):
+    opponents: dict[int, Counter] = defaultdict(Counter)
+    seat_counts: dict[int, list[int]] = defaultdict(lambda: [0] * 5)
+    byes: Counter = Counter()
+    for t in tables:
+        ids = [s.registration_id for s in t.seats]
+        if t.kind == "bye":
+            byes[ids[0]] += 1
+            continue
+        for s in t.seats:
+            seat_counts[s.registration_id][s.seat - 1] += 1
+            for other in ids:
+                if other != s.registration_id:
+                    opponents[s.registration_id][other] += 1
+    return opponents, seat_counts, byes
+
+
+def players_to_seat(event: Event) -> list[Registration]:
+    """Checked in and not dropped: late entries are seated, dropped players are not."""
+    return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
+
+
+def pair_next_round(event: Event, user: User, seed: int | None = None) -> Round:
+    """Pair a draft round from the standings so far; staff review it before publishing."""
+    require_staff(user, event)
+    previous = rounds_of(event)
+    if previous and previous[-1].status != "finished":
+        raise Refused(f"Round {previous[-1].number} is not finished yet: enter its missing results and finish it "
+                      f"first, or delete its draft.", status=409)
+    if event.status == "finished":
+        raise Refused("The event has finished.", status=409)
+    players = players_to_seat(event)
+    if len(players) < 2:
+        raise Refused("At least two checked-in players are needed to pair a round. Check players in at the desk.",
+                      status=409)
+    tables = _load_tables(event, finished_only=True)
+    table_rows = standings(event, tables)
+    rank = {row.player: row.rank for row in table_rows}
+    points = {row.player: row.points for row in table_rows}
+    opponents, seat_counts, byes = _history(tables)
+    entrants = [Entrant(id=r.id, points=points.get(r.id, 0.0), rank=rank.get(r.id, 0),
+                        opponents=dict(opponents.get(r.id, {})), seats=tuple(seat_counts[r.id][:event.pod_size + 1]),
+                        byes=byes.get(r.id, 0), name=r.name) for r in players]
+    entrants.sort(key=lambda e: (e.rank or 10**9, e.id))
+    number = len(previous) + 1
+    seed = secrets.randbits(62) if seed is None else seed
+    rnd = Round(event_id=event.id, number=number, seed=seed, status="draft",
+                stage="pods" if event.mode == "pods" else "swiss")
+    db.session.add(rnd)
+    db.session.flush()
+    if event.mode == "pods":
+        result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
+                           round_number=number)
+        for pod in result.pods:
+            _add_table(rnd, pod.table, "pod", pod.seats)
+        bye_ids = list(result.byes)
+    else:
+        result = pair_swiss(entrants, seed=seed, round_number=number)
+        for match in result.matches:
+            _add_table(rnd, match.table, "match", match.players)
+        bye_ids = [result.bye] if result.bye is not None else []
+    first_bye_table = len(rnd.tables) + 1
+    for i, reg_id in enumerate(bye_ids):
+        _add_table(rnd, first_bye_table + i, "bye", (reg_id,))
+    rnd.why = list(result.why)
+    db.session.flush()
+    if event.status == "registration":
+        event.status = "running"
+    log(event, actor_name(user), "round.pair", round=number, seed=seed, tables=len(rnd.tables))
+    return rnd
+
+
+def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Round:
+    """Single elimination from the Swiss standings (top 4 / top 8), then winners onward."""
+    require_staff(user, event)
+    if event.mode != "duel":
+        raise Refused("A top cut is for 1v1 events.", status=409)
+    previous = rounds_of(event)
+    if not previous or previous[-1].status != "finished":
+        raise Refused("Finish the current round before pairing the top cut.", status=409)
+    last = previous[-1]
+    number = len(previous) + 1
+    if last.stage.startswith("top"):
+        winners = [_match_winner(t) for t in last.tables if t.kind == "match"]
+        if len(winners) < 2:
+            raise Refused("The top cut is over: the event has its winner.", status=409)
+        from .pairing import next_elimination_round
+        matches = next_elimination_round(winners)
+        stage = f"top{len(winners)}"
+    else:
+        size = size or event.top_cut
+        if size not in (4, 8):
+            raise Refused("Choose a top cut of 4 or 8 in the event settings.", field="top_cut")
+        seeds = [row.player for row in standings(event)
+                 if db.session.get(Registration, row.player).dropped_at is None][:size]
+        if len(seeds) < size:
+            raise Refused(f"Only {len(seeds)} players remain; a top {size} needs {size}.", status=409)
+        matches = pair_top_cut(seeds, size)
+        stage = f"top{size}"
+    rnd = Round(event_id=event.id, number=number, seed=0, status="draft", stage=stage,
+                why=[f"Single elimination ({stage}): bracket order from the standings."])
+    db.session.add(rnd)
+    db.session.flush()
+    for m in matches:
+        _add_table(rnd, m.table, "match", m.players)
+    db.session.flush()
+    log(event, actor_name(user), "round.pair", round=number, stage=stage)
+    return rnd
+
+
+def _match_winner(table: GameTable) -> int:
+    ids = [s.registration_id for s in table.seats]
+    wins = Counter(g.winner_id for g in table.games if g.winner_id is not None)
+    if wins[ids[0]] == wins[ids[1]]:
+        raise Refused(f"Table {table.number} is drawn; a single-elimination match needs a winner. "
+                      f"Enter the deciding game.", status=409)
+    return ids[0] if wins[ids[0]] > wins[ids[1]] else ids[1]
+
+
+def _add_table(rnd: Round, number: int, kind: str, reg_ids) -> GameTable:
+    table = GameTable(round_id=rnd.id, number=number, kind=kind)
+    rnd.tables.append(table)
+    for seat_no, reg_id in enumerate(reg_ids, 1):
+        table.seats.append(Seat(round_id=rnd.id, registration_id=reg_id, seat=seat_no))
+    return table
+
+
+def delete_draft(rnd: Round, user: User) -> None:
+    require_staff(user, rnd.event)
+    if rnd.status != "draft":
+        raise Refused("Only a draft can be deleted; this round is published.", status=409)
+    log(rnd.event, actor_name(user), "round.delete_draft", round=rnd.number, seed=rnd.seed)
+    db.session.delete(rnd)
+    db.session.flush()
+
+
+def swap_seats(rnd: Round, user: User, first_id: int, second_id: int) -> None:
+    """A judge swaps two players' places (table and seat) before the pairing is published."""
+    require_staff(user, rnd.event)
+    if rnd.status != "draft":
+        raise Refused("Seats can only be swapped before the round is published.", status=409)
+    a = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == first_id)).scalar()
+    b = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == second_id)).scalar()
+    if a is None or b is None or a.id == b.id:
+        raise Refused("Choose two different players who are seated in this round.")
+    before = {"a": (a.table.number, a.seat), "b": (b.table.number, b.seat)}
+    a_place, b_place = (a.table_id, a.seat), (b.table_id, b.seat)
+    a.seat = -a.seat
+    db.session.flush()
+    b.table_id, b.seat = a_place
+    db.session.flush()
+    a.table_id, a.seat = b_place
+    db.session.flush()
+    db.session.expire(a)
+    db.session.expire(b)
+    for t in rnd.tables:
+        db.session.expire(t, ["seats"])
+    log(rnd.event, actor_name(user), "round.swap_seats", round=rnd.number,
+        players=[first_id, second_id], before=before)
+
+
+def publish_round(rnd: Round, user: User) -> Round:
+    require_staff(user, rnd.event)
+    if rnd.status != "draft":
+        raise Refused("This round is already published.", status=409)
+    rnd.status = "published"
+    rnd.published_at = utcnow()
+    log(rnd.event, actor_name(user), "round.publish", round=rnd.number)
+    return rnd
+
+
+def start_round(rnd: Round, user: User) -> Round:
+    """Start the round timer (a stored deadline) and every table's game."""
+    require_staff(user, rnd.event)
+    if rnd.status != "published":
+        raise Refused("Publish the pairings before starting the round.", status=409)
+    if rnd.started_at is not None:
+        raise Refused("The round has already started.", status=409)
+    now = utcnow()
+    rnd.started_at = now
+    rnd.ends_at = now + timedelta(minutes=rnd.event.round_minutes)
+    for t in rnd.tables:
+        if t.kind != "bye" and t.started_at is None:
+            t.started_at = now
+    log(rnd.event, actor_name(user), "round.start", round=rnd.number, ends_at=rnd.ends_at.isoformat())
+    return rnd
+
+
+def missing_results(rnd: Round) -> list[GameTable]:
+    return [t for t in rnd.tables if t.kind != "bye" and t.result_state is None]
+
+
+def finish_round(rnd: Round, user: User) -> Round:
+    require_staff(user, rnd.event)
+    if rnd.status != "published":
+        raise Refused("Only a published round can be finished.", status=409)
+    missing = missing_results(rnd)
+    if missing:
+        raise Refused("Results are missing for table " + ", ".join(str(t.number) for t in missing) + ".",
+                      status=409)
+    rnd.status = "finished"
+    rnd.finished_at = utcnow()
+    log(rnd.event, actor_name(user), "round.finish", round=rnd.number)
+    return rnd
+
+
+# ----------------------------------------------------------------- results
+
+def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tuple[str, bool]:
+    """Who is acting on a table's result, and whether they are staff."""
+    event = table.round.event
+    if user is not None:
+        try:
+            require_staff(user, event)
+            return actor_name(user), True
+        except Refused:
+            pass
+    if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
+        raise Refused("Only the players at this table or staff can report its result.", status=403)
+    if table.round.status != "published":
+        raise Refused("This round's pairings are not published.", status=409)
+    return f"player:{reg.id}", False
+
+
+def _seated_ids(table: GameTable) -> list[int]:
+    return [s.registration_id for s in table.seats]
+
+
+def _clean_ids(values, table: GameTable, label: str) -> list[int]:
+    if values is None:
+        return []
+    if not isinstance(values, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                       for v in values):
+        raise Refused(f"{label} must be a list of player ids.", field=label.lower())
+    seated = set(_seated_ids(table))
+    stray = [v for v in values if v not in seated]
+    if stray:
+        raise Refused(f"{label}: player {stray[0]} is not at table {table.number}.", field=label.lower())
+    if len(set(values)) != len(values):
+        raise Refused(f"{label} lists a player twice.", field=label.lower())
+    return list(values)
+
+
+def _result_snapshot(table: GameTable) -> dict:
+    if table.kind == "match":
+        return {"games": [g.winner_id for g in table.games]}
+    return {"survivors": sorted(s.registration_id for s in table.seats if s.survived),
+            "eliminated": [s.registration_id for s in sorted(table.seats, key=lambda s: s.eliminated_order or 99)
+                           if s.eliminated_order],
+            "prizes": {c.condition: [c.holder_id, c.value] for c in table.prize_claims}}
+
+
+def _record(table: GameTable, actor: str, staff: bool, reporter_id: int | None, before: dict | None) -> None:
+    table.result_by = actor
+    table.result_at = utcnow()
+    if staff:
+        table.result_state = "confirmed"
+        table.confirmed_by = []
+    else:
+        table.result_state = "reported"
+        table.confirmed_by = [reporter_id]
+        _maybe_confirmed(table)
+    event = table.round.event
+    action = "result.correct" if before is not None and staff else "result.report" if not staff else "result.enter"
+    log(event, actor, action, round=table.round.number, table=table.number, before=before,
+        after=_result_snapshot(table))
+
+
+def _check_changeable(table: GameTable, staff: bool) -> dict | None:
+    if table.kind == "bye":
+        raise Refused("A bye has no result to report.", status=409)
+    if table.result_state is None:
+        return None
+    if not staff and table.result_state == "confirmed":
+        raise Refused("This result is confirmed; ask a judge to correct it.", status=409)
+    if table.round.status == "finished" and not staff:
+        raise Refused("This round is finished; ask a judge to correct it.", status=409)
+    return _result_snapshot(table)
+
+
+def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
+                      reg: Registration | None = None, user: User | None = None) -> GameTable:
+    """Survivors at the end (or at time), optional elimination order and prize claims."""
+    actor, staff = _actor(table, reg, user)
+    if table.kind != "pod":
+        raise Refused("This table is a 1v1 match: report its games.", status=409)
+    before = _check_changeable(table, staff)
+    survivors = _clean_ids(survivors, table, "Survivors")
+    eliminated = _clean_ids(eliminated, table, "Eliminated")
+    if set(survivors) & set(eliminated):
+        raise Refused("A player cannot both survive and be eliminated.", field="eliminated")
+    for s in table.seats:
+        s.survived = s.registration_id in survivors
+        s.eliminated_order = eliminated.index(s.registration_id) + 1 if s.registration_id in eliminated else None
+    _set_prizes(table, prizes)
+    db.session.flush()
+    _record(table, actor, staff, reg.id if reg else None, before)
+    return table
+
+
+def _set_prizes(table: GameTable, prizes) -> None:
+    if prizes is None:
+        return
+    if not isinstance(prizes, dict):
+        raise Refused("Prize claims must map a condition to its holder and value.", field="prizes")
+    known = {c["id"]: c for c in table.round.event.prize_conditions or []}
+    seated = set(_seated_ids(table))
+    for claim in list(table.prize_claims):
+        table.prize_claims.remove(claim)
+    db.session.flush()
+    for cid, claim in prizes.items():
+        if cid not in known:
+            raise Refused(f"Unknown prize condition {str(cid)[:60]!r}.", field="prizes")
+        if claim in (None, "", {}):
+            continue
+        if not isinstance(claim, dict) or not isinstance(claim.get("holder"), int) or claim["holder"] not in seated:
+            raise Refused(f"{known[cid]['name']}: choose a player at this table.", field="prizes")
+        value = claim.get("value")
+        if value is not None:
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                raise Refused(f"{known[cid]['name']}: the value must be a number.", field="prizes") from None
+            if not (0 <= value < 1e9):
+                raise Refused(f"{known[cid]['name']}: the value must be between 0 and 1,000,000,000.",
+                              field="prizes")
+        table.prize_claims.append(PrizeClaim(condition=cid, holder_id=claim["holder"], value=value))
+
+
+def report_duel_games(table: GameTable, winners, *, reg: Registration | None = None,
+                      user: User | None = None) -> GameTable:
+    """Game by game: each entry is the winner's player id, or None for a drawn game."""
+    actor, staff = _actor(table, reg, user)
+    if table.kind != "match":
+        raise Refused("This table is a pod: report survivors and votes.", status=409)
+    before = _check_changeable(table, staff)
+    if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= 3:
+        raise Refused("Report one to three games.", field="games")
+    seated = _seated_ids(table)
+    tally = Counter()
+    for i, w in enumerate(winners, 1):
+        if w is not None and (not isinstance(w, int) or isinstance(w, bool) or w not in seated):
+            raise Refused(f"Game {i}: the winner must be one of the two players, or a draw.", field="games")
+        if max(tally.values(), default=0) >= 2:
+            raise Refused(f"Game {i} cannot be played: the match was already won 2 games to "
+                          f"{min(tally.values(), default=0)}.", field="games")
+        if w is not None:
+            tally[w] += 1
+    for g in list(table.games):
+        table.games.remove(g)
+    db.session.flush()
+    for i, w in enumerate(winners, 1):
+        table.games.append(DuelGame(number=i, winner_id=w))
+    db.session.flush()
+    _record(table, actor, staff, reg.id if reg else None, before)
+    return table
+
+
+def _maybe_confirmed(table: GameTable) -> None:
+    if set(table.confirmed_by or []) >= set(_seated_ids(table)):
+        table.result_state = "confirmed"
+
+
+def confirm_result(table: GameTable, reg: Registration) -> GameTable:
+    """Another player at the table agrees with the reported result."""
+    actor, _staff = _actor(table, reg, None)
+    if table.result_state is None:
+        raise Refused("There is no result to confirm yet.", status=409)
+    if reg.id not in (table.confirmed_by or []):
+        table.confirmed_by = [*(table.confirmed_by or []), reg.id]
+    _maybe_confirmed(table)
+    log(table.round.event, actor, "result.confirm", round=table.round.number, table=table.number)
+    return table
+
+
+def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,
+              user: User | None = None) -> Vote:
+    """One vote per voter per game, for another player at the table; changeable until the round ends."""
+    actor, staff = _actor(table, reg, user)
+    if table.kind != "pod":
+        raise Refused("Votes are for pod games.", status=409)
+    if not staff and (reg is None or voter_id != reg.id):
+        raise Refused("You can only cast your own vote.", status=403)
+    if table.round.status == "finished" and not staff:
+        raise Refused("This round is finished; votes are closed.", status=409)
+    seated = _seated_ids(table)
+    for v in (voter_id, votee_id):
+        if not isinstance(v, int) or isinstance(v, bool) or v not in seated:
+            raise Refused("Both the voter and the player voted for must be at this table.", field="vote")
+    if voter_id == votee_id:
+        raise Refused("Vote for one of the other players at your table, not yourself.", field="vote")
+    vote = db.session.execute(sa.select(Vote).where(Vote.table_id == table.id, Vote.voter_id == voter_id)).scalar()
+    before = vote.votee_id if vote else None
+    if vote is None:
+        vote = Vote(voter_id=voter_id, votee_id=votee_id)
+        table.votes.append(vote)
+    else:
+        vote.votee_id = votee_id
+        vote.cast_at = utcnow()
+    db.session.flush()
+    log(table.round.event, actor, "vote", round=table.round.number, table=table.number, voter=voter_id,
+        votee=votee_id, before=before)
+    return vote
+
+
+def votes_visible(table: GameTable) -> bool:
+    """Votes stay hidden from the table until everyone has voted, if the event says so."""
+    if not table.round.event.hide_votes:
+        return True
+    return {v.voter_id for v in table.votes} >= set(_seated_ids(table))
