@@ -76,7 +76,7 @@ EVENT_SETTINGS = {
                    "description": "Points for a bye; null: the scoring profile's."},
     "prize_conditions": {"type": "array", "items": obj({
         "id": {"type": "string", "maxLength": 60}, "name": {"type": "string", "minLength": 1, "maxLength": 100},
-        "kind": {"type": "string", "enum": ["max", "count"]}}, required=["name"]),
+        "kind": {"type": "string", "enum": ["max", "min", "sum", "count"]}}, required=["name"]),
         "description": "Alternate prize conditions (at most 20); the seed's four by default."},
     "hide_votes": {**BOOLEAN, "description": "Hide votes from the table until every player there voted."},
 }

@@ -1,10 +1,8 @@
 """Events, registrations, decklists and check-in: every change goes through here."""
 from __future__ import annotations
 
-import json
 import secrets
 import unicodedata
-from pathlib import Path
 from dataclasses import dataclass
 from datetime import date as Date, datetime, timezone
 
@@ -20,6 +18,7 @@ from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
+from ..scoring import default_prize_conditions
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, AuditEntry, Decklist, Event, Registration
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -29,6 +28,7 @@ EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remo
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes")
 LEFTOVER_POLICIES = ("threes", "fives", "byes")
 MAX_PRIZE_CONDITIONS = 20
+PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
 
 
@@ -169,7 +169,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
 
 
 def _prize_conditions(value) -> list[dict]:
-    """Organizer-defined alternate prizes: [{"id", "name", "kind": "max" | "count"}]."""
+    """Organizer-defined alternate prizes: [{"id", "name", "kind"}], kind one of PRIZE_KINDS."""
     if value in (None, ""):
         return []
     if isinstance(value, str):
@@ -186,9 +186,9 @@ def _prize_conditions(value) -> list[dict]:
         cid = item.get("id") or name_key(name)[:60] or f"prize{len(out) + 1}"
         cid = clean_text(cid, "prize_conditions", "A prize condition's id", 60, required=True)
         kind = item.get("kind", "max")
-        if kind not in ("max", "count"):
-            raise Refused("A prize condition's kind is max (highest value wins) or count (most claims).",
-                          field="prize_conditions")
+        if kind not in PRIZE_KINDS:
+            raise Refused("A prize condition's kind is max (highest value wins), min (lowest), sum (most in "
+                          "total) or count (most claims).", field="prize_conditions")
         if cid in seen:
             raise Refused(f"Two prize conditions are both called {name}.", field="prize_conditions")
         seen.add(cid)
@@ -207,17 +207,6 @@ def _ruleset(value) -> str:
 
 
 # ----------------------------------------------------------------- events
-
-def default_prize_conditions() -> list[dict]:
-    """Seed 000's alternate prizes, from tournament/data/scoring/prize_conditions.json when present."""
-    path = Path(__file__).resolve().parent.parent / "data" / "scoring" / "prize_conditions.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    items = data.get("conditions", data) if isinstance(data, dict) else data
-    return [{"id": c["id"], "name": c["name"], "kind": c.get("kind", "max")} for c in items]
-
 
 MAX_ID = 2**31 - 1
 
@@ -251,7 +240,7 @@ def create_event(organizer: User, data: dict) -> Event:
     if fields.get("mode") == "duel" and "scoring_profile" not in fields:
         fields["scoring_profile"] = "mtr"
     if "prize_conditions" not in fields:
-        fields["prize_conditions"] = default_prize_conditions()
+        fields["prize_conditions"] = [{k: c[k] for k in ("id", "name", "kind")} for c in default_prize_conditions()]
     event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()

@@ -1,0 +1,449 @@
+"""Points, standings, tiebreakers and prize leaders: pure, deterministic functions.
+
+No Flask, no database: the inputs are the plain dataclasses of
+`tournament.scoring.domain`, the outputs are `StandingRow`s and dicts.
+
+Exactness: points and tiebreakers are summed as exact numbers (ints, or
+Fractions when a profile has non-whole values), so two players whose
+averages are equal compare equal and the next tiebreaker decides, never
+floating-point noise. The rows carry floats; tiebreaker percentages and OPP
+are rounded to 4 decimals for display only.
+
+Pods (`pod_standings`), in the profile's order (all seed profiles):
+  1. points;
+  2. OPP: the average of the opponents' total points, over every opponent
+     meeting (an opponent met twice counts twice; a bye adds no opponent;
+     a player with no games has OPP 0);
+  3. votes received (profiles that list "votes");
+  4. the event's random order: `random.Random(seed).shuffle` of the sorted
+     player ids, so every tie is broken and ranks run 1..n.
+  A pod bye scores the event's `bye_points` (default: the profile's, which
+  is the survive points for democratic/survival and a win for cedh), is not a
+  game (not in "survived x of y"; listed as ", 1 bye") and adds no votes.
+
+Duel (`mtr_standings`), Magic Tournament Rules Appendix C:
+  1. match points: win 3, draw 1, loss 0; a bye is a match win 2-0
+     (3 match points, 6 game points, 2 games);
+  2. OMW%: the average of the opponents' MWP, once per match played (byes add
+     no opponent). MWP = match points / (3 x rounds played), rounds played
+     including byes (the MTR's own example: "3-2-0 including a first-round
+     bye ... 9/(5*3) = 0.60"), and at least 0.33;
+  3. GW%: game points / (3 x games played), byes counting as two games won.
+     The current MTR says "Again, use 0.33 if the actual game-win percentage
+     is lower than that", so the player's own GW% is floored at 0.33 as well
+     (profile flag `own_gw_floor`; older texts left it unfloored);
+  4. OGW%: the average of the opponents' GW%, each at least 0.33, once per
+     match played (byes add no opponent);
+  5. the event's random order, as for pods.
+  The floor is exactly 0.33 as printed in the MTR (not 1/3): a 1-2 player's
+  MWP 0.3333 stays above a 0-3 player's 0.33. A player who played no round has
+  0 everywhere; one whose matches had no games (0-0 draws) has GW% 0.33.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, defaultdict
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+from .domain import Bye, DuelMatch, PodGame, StandingRow
+from .profiles import ScoringProfile, exact_number, get_profile, validate_prize_conditions
+
+
+# ----------------------------------------------------------------- validation
+
+def validate_votes(game: PodGame) -> None:
+    """Refuse self-votes and votes by or for players not at the table (ValueError naming them)."""
+    at_table = set(game.players)
+    where = f"round {game.round}, table {game.table}"
+    for voter, target in game.votes.items():
+        if voter not in at_table:
+            raise ValueError(f"Player {voter} voted at {where} but does not play at that table.")
+        if target == voter:
+            raise ValueError(f"Player {voter} voted for themselves at {where}: vote for another player "
+                             f"at the table.")
+        if target not in at_table:
+            raise ValueError(f"Player {voter} voted for player {target}, who does not play at {where}: "
+                             f"vote for another player at the table.")
+
+
+def validate_pod_game(game: PodGame) -> None:
+    """A pod's seats are distinct, its survivors sit at it, and its votes are valid."""
+    where = f"round {game.round}, table {game.table}"
+    if len(set(game.players)) != len(game.players):
+        raise ValueError(f"A player is seated twice at {where}.")
+    strangers = set(game.survivors) - set(game.players)
+    if strangers:
+        raise ValueError(f"Survivor(s) {', '.join(map(str, sorted(strangers)))} do not play at {where}.")
+    validate_votes(game)
+
+
+def _pod_profile(profile) -> ScoringProfile:
+    profile = get_profile(profile)
+    if profile.mode != "pods":
+        raise ValueError(f"Scoring profile {profile.id!r} is for 1v1 matches, not pods; "
+                         f"use mtr_standings or a pods profile.")
+    return profile
+
+
+def _duel_profile(profile) -> ScoringProfile:
+    profile = get_profile(profile)
+    if profile.mode != "duel":
+        raise ValueError(f"Scoring profile {profile.id!r} is for pods, not 1v1 matches; "
+                         f"use pod_standings or a duel profile.")
+    return profile
+
+
+def _seed_order(ids: Iterable[int], seed) -> dict[int, int]:
+    """Each id's place (1 = first) in `random.Random(seed).shuffle(sorted(ids))`."""
+    if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, str, bytes)):
+        raise ValueError(f"The standings need the event's stored seed (an integer), not {seed!r}.")
+    order = sorted(ids)
+    random.Random(seed).shuffle(order)
+    return {pid: i for i, pid in enumerate(order, 1)}
+
+
+def seeded_order(ids: Iterable[int], seed) -> list[int]:
+    """The event's random order of players: the last tiebreaker, stable for a stored seed."""
+    places = _seed_order(ids, seed)
+    return sorted(places, key=places.__getitem__)
+
+
+class _RoundCheck:
+    """Refuses a player who plays twice in one round, or who is not registered."""
+
+    def __init__(self, players: Mapping[int, str]):
+        self.players = players
+        self.seen: set[tuple[int, int]] = set()
+
+    def __call__(self, rnd: int, pid: int, where: str) -> None:
+        if pid not in self.players:
+            raise ValueError(f"Player {pid} at {where} is not among the event's players.")
+        key = (rnd, pid)
+        if key in self.seen:
+            raise ValueError(f"Player {pid} appears twice in round {rnd} (again at {where}).")
+        self.seen.add(key)
+
+
+def _display(value) -> float:
+    return round(float(value), 4)
+
+
+def _common(values: Mapping[int, object]) -> tuple[dict[int, int], int]:
+    """Exact numbers (ints / Fractions) as integer numerators over one common denominator."""
+    den = math.lcm(1, *{getattr(v, "denominator", 1) for v in values.values()})
+    return {p: v.numerator * (den // v.denominator) if isinstance(v, Fraction) else v * den
+            for p, v in values.items()}, den
+
+
+def _averages(numerators: Mapping[int, int], den: int, meetings: Mapping[int, list[int]],
+              players: Iterable[int]) -> tuple[dict[int, int], dict[int, float]]:
+    """Per player, the average of their opponents' values (once per meeting; 0 with no opponents).
+
+    Returns exact integer sort keys (comparable across players) and the values rounded for display.
+    """
+    sums = {p: sum(numerators[o] for o in meetings.get(p, ())) for p in players}
+    counts = {p: len(meetings.get(p, ())) for p in sums}
+    scale = math.lcm(1, *{c for c in counts.values() if c})
+    keys = {p: sums[p] * (scale // counts[p]) if counts[p] else 0 for p in sums}
+    shown = {p: round(sums[p] / (den * counts[p]), 4) if counts[p] else 0 for p in sums}
+    return keys, shown
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# ----------------------------------------------------------------- pods
+
+def _pod_values(profile: ScoringProfile) -> tuple:
+    return tuple(profile.exact(k) for k in ("survive", "per_vote_received", "win", "draw", "loss"))
+
+
+def _pod_points_exact(values: tuple, game: PodGame) -> dict[int, object]:
+    survive, per_vote, win, draw, loss = values
+    received: dict[int, int] = {}
+    if per_vote:
+        for target in game.votes.values():
+            received[target] = received.get(target, 0) + 1
+    sole = len(game.survivors) == 1
+    out = {}
+    for p in game.players:
+        alive = p in game.survivors
+        pts = (survive if alive else 0) + (per_vote * received.get(p, 0) if per_vote else 0)
+        pts += (win if alive else loss) if sole else draw
+        out[p] = pts
+    return out
+
+
+def pod_points(profile, game: PodGame) -> dict[int, float]:
+    """Each seated player's points for one pod game under `profile` (an id or a ScoringProfile).
+
+    points = survive (if alive at the end) + per_vote_received x votes received
+             + win (the only survivor) / loss (the others, when exactly one survived)
+             / draw (everyone at the table, when 0 or 2+ survived).
+    Raises ValueError for invalid votes or survivors.
+    """
+    profile = _pod_profile(profile)
+    validate_pod_game(game)
+    return {p: float(v) for p, v in _pod_points_exact(_pod_values(profile), game).items()}
+
+
+def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], players: Mapping[int, str],
+                  seed, bye_points=None) -> list[StandingRow]:
+    """Pod standings: points, then the profile's tiebreakers (OPP, votes, random), ranks 1..n.
+
+    `players` is every registered player (id -> name), dropped ones included: each gets a row
+    (a player with no games has 0 points and OPP 0). `bye_points` overrides the profile's bye
+    points for the event. `seed` is the event's stored standings seed.
+    """
+    profile = _pod_profile(profile)
+    if bye_points is None:
+        bye_value = profile.exact("bye")
+    elif isinstance(bye_points, bool) or not isinstance(bye_points, (int, float, Fraction)):
+        raise ValueError(f"bye_points must be a number, not {bye_points!r}.")
+    else:
+        bye_value = exact_number(bye_points)
+
+    values = _pod_values(profile)
+    check = _RoundCheck(players)
+    total: dict[int, object] = dict.fromkeys(players, 0)
+    votes: Counter = Counter()
+    played: Counter = Counter()
+    survived: Counter = Counter()
+    wins: Counter = Counter()
+    losses: Counter = Counter()
+    draws: Counter = Counter()
+    bye_count: Counter = Counter()
+    scored = []
+    for g in games:
+        where = f"round {g.round}, table {g.table}"
+        validate_pod_game(g)
+        for p in g.players:
+            check(g.round, p, where)
+        pts = _pod_points_exact(values, g)
+        for p, v in pts.items():
+            total[p] += v
+            played[p] += 1
+        votes.update(g.votes.values())
+        survived.update(g.survivors)
+        if len(g.survivors) == 1:
+            (winner,) = g.survivors
+            wins[winner] += 1
+            losses.update(p for p in g.players if p != winner)
+        else:
+            draws.update(g.players)
+        scored.append(g.players)
+    for b in byes:
+        check(b.round, b.player, f"round {b.round} (bye)")
+        total[b.player] += bye_value
+        bye_count[b.player] += 1
+
+    # OPP: every opponent meeting adds that opponent's total points once; exact integer keys.
+    total_num, den = _common(total)
+    meetings: dict[int, list[int]] = defaultdict(list)
+    for seats in scored:
+        for p in seats:
+            meetings[p].extend(o for o in seats if o != p)
+    opp_key, opp_shown = _averages(total_num, den, meetings, players)
+
+    places = _seed_order(players, seed)
+    names = [t for t in profile.tiebreakers if t != "random"]
+
+    def key(p):
+        k = [-total_num[p]]
+        for t in profile.tiebreakers:
+            k.append(-opp_key[p] if t == "OPP" else -votes[p] if t == "votes" else places[p])
+        return k
+
+    rows = []
+    for rank, p in enumerate(sorted(players, key=key), 1):
+        shown = {t: (opp_shown[p] if t == "OPP" else votes[p]) for t in names}
+        if profile.record == "survived":
+            record = f"survived {survived[p]} of {played[p]}"
+        else:
+            record = f"{wins[p]}-{losses[p]}-{draws[p]}"
+        if bye_count[p]:
+            record += f", {_plural(bye_count[p], 'bye')}"
+        rows.append(StandingRow(rank=rank, player=p, points=float(total[p]), tiebreakers=shown, record=record,
+                                votes=votes[p], games=played[p], name=players[p], byes=bye_count[p],
+                                random_order=places[p]))
+    return rows
+
+
+# ----------------------------------------------------------------- duel (MTR)
+
+def _game_counts(games: Iterable[str]) -> tuple[int, int, int]:
+    w = l = d = 0
+    for g in games:
+        if g == "win":
+            w += 1
+        elif g == "loss":
+            l += 1
+        elif g == "draw":
+            d += 1
+        else:
+            raise ValueError(f"A game result must be 'win', 'loss' or 'draw', not {g!r}.")
+    return w, l, d
+
+
+def match_result(games: Iterable[str]) -> tuple[str, str]:
+    """The match result from players[0]'s side, from its games ('win' / 'loss' / 'draw' each).
+
+    More game wins wins the match (2-0, 2-1, 1-0 at time); equal game wins is a draw
+    (1-1, 0-0, 1-1-1). Returns ("win" | "loss" | "draw", "wins-losses-draws"), e.g. ("win", "2-1-0").
+    """
+    w, l, d = _game_counts(games)
+    result = "win" if w > l else "loss" if l > w else "draw"
+    return result, f"{w}-{l}-{d}"
+
+
+def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Mapping[int, str], seed,
+                  profile="mtr") -> list[StandingRow]:
+    """1v1 standings in MTR order: match points, OMW%, GW%, OGW%, then the event's random order.
+
+    See the module docstring for the floors and the byes. Tiebreaker values are shown rounded
+    to 4 decimals; sorting uses the exact values. `record` is wins-losses-draws with a bye
+    counted as a match win (the MTR's "3-2-0, including a first-round bye").
+    """
+    profile = _duel_profile(profile)
+    mw, md, ml = profile.exact("match_win"), profile.exact("match_draw"), profile.exact("match_loss")
+    gw, gd, gl = profile.exact("game_win"), profile.exact("game_draw"), profile.exact("game_loss")
+    floor = exact_number(profile.percentage_floor)
+    bw, bl, bd = profile.bye_record
+    bye_mp, bye_gp, bye_games = profile.exact("bye"), bw * gw + bl * gl + bd * gd, bw + bl + bd
+
+    check = _RoundCheck(players)
+    mp: dict[int, object] = dict.fromkeys(players, 0)
+    gp: dict[int, object] = dict.fromkeys(players, 0)
+    games_played: Counter = Counter()       # games, byes included (2 each), for GW%
+    rounds: Counter = Counter()             # rounds played, byes included, for MWP
+    matches_played: Counter = Counter()
+    wins: Counter = Counter()
+    losses: Counter = Counter()
+    draws: Counter = Counter()
+    bye_count: Counter = Counter()
+    opponents: dict[int, list[int]] = defaultdict(list)
+    for m in matches:
+        where = f"round {m.round}, table {m.table}"
+        if len(m.players) != 2 or m.players[0] == m.players[1]:
+            raise ValueError(f"A match needs two different players ({where}).")
+        a, b = m.players
+        check(m.round, a, where)
+        check(m.round, b, where)
+        w, l, d = _game_counts(m.games)
+        if w > l:
+            mp[a] += mw
+            mp[b] += ml
+            wins[a] += 1
+            losses[b] += 1
+        elif l > w:
+            mp[a] += ml
+            mp[b] += mw
+            losses[a] += 1
+            wins[b] += 1
+        else:
+            mp[a] += md
+            mp[b] += md
+            draws[a] += 1
+            draws[b] += 1
+        gp[a] += w * gw + l * gl + d * gd
+        gp[b] += l * gw + w * gl + d * gd
+        for p, o in ((a, b), (b, a)):
+            games_played[p] += w + l + d
+            rounds[p] += 1
+            matches_played[p] += 1
+            opponents[p].append(o)
+    for bye in byes:
+        p = bye.player
+        check(bye.round, p, f"round {bye.round} (bye)")
+        mp[p] += bye_mp
+        gp[p] += bye_gp
+        games_played[p] += bye_games
+        rounds[p] += 1
+        wins[p] += 1
+        bye_count[p] += 1
+
+    mwp, gwp, gwp_floored = {}, {}, {}
+    for p in players:
+        if not rounds[p]:
+            mwp[p] = gwp[p] = gwp_floored[p] = 0
+            continue
+        mwp[p] = max(Fraction(mp[p]) / (mw * rounds[p]), floor)
+        raw = Fraction(gp[p]) / (gw * games_played[p]) if games_played[p] else 0
+        gwp_floored[p] = max(raw, floor)
+        gwp[p] = gwp_floored[p] if profile.own_gw_floor else raw
+
+    # Exact integer keys over common denominators: equal averages compare equal.
+    mwp_num, mwp_den = _common(mwp)
+    gwf_num, gwf_den = _common(gwp_floored)
+    gw_num, _gw_den = _common(gwp)
+    omw_key, omw_shown = _averages(mwp_num, mwp_den, opponents, players)
+    ogw_key, ogw_shown = _averages(gwf_num, gwf_den, opponents, players)
+    mp_num, _mp_den = _common(mp)
+    keys = {"OMW%": omw_key, "GW%": gw_num, "OGW%": ogw_key}
+    shown = {"OMW%": omw_shown, "GW%": {p: _display(v) for p, v in gwp.items()}, "OGW%": ogw_shown}
+    places = _seed_order(players, seed)
+
+    def key(p):
+        return [-mp_num[p]] + [places[p] if t == "random" else -keys[t][p] for t in profile.tiebreakers]
+
+    names = [t for t in profile.tiebreakers if t != "random"]
+    rows = []
+    for rank, p in enumerate(sorted(players, key=key), 1):
+        rows.append(StandingRow(
+            rank=rank, player=p, points=float(mp[p]),
+            tiebreakers={t: shown[t][p] for t in names},
+            record=f"{wins[p]}-{losses[p]}-{draws[p]}", votes=0, games=matches_played[p],
+            name=players[p], byes=bye_count[p], random_order=places[p]))
+    return rows
+
+
+# ----------------------------------------------------------------- alternate prizes
+
+def prize_leaders(games: Sequence[PodGame], conditions: Sequence[Mapping]) -> dict[str, list[tuple[int, float]]]:
+    """The leaders of each alternate prize condition over the event: {condition id: [(player, value)]}.
+
+    kind "max": the highest value claimed in one game (ties listed together, a player once);
+    "min": the lowest; "sum": the highest total over the event; "count": the most claims
+    (value = the number of claims). Players are listed by id; a condition nobody claimed
+    has an empty list. Claims for conditions not in `conditions` are ignored; a claim whose
+    holder is not at that table raises ValueError.
+    """
+    conds = validate_prize_conditions(list(conditions))
+    kinds = {c["id"]: c["kind"] for c in conds}
+    claims: dict[str, list[tuple[int, object]]] = {cid: [] for cid in kinds}
+    for g in games:
+        for cid, claim in g.prizes.items():
+            if cid not in kinds or claim is None:
+                continue
+            holder, value = claim
+            if holder is None:
+                continue
+            if holder not in g.players:
+                raise ValueError(f"Player {holder} claims {cid!r} at round {g.round}, table {g.table} "
+                                 f"but does not play there.")
+            claims[cid].append((holder, value))
+
+    out: dict[str, list[tuple[int, float]]] = {}
+    for cid, kind in kinds.items():
+        if kind == "count":
+            score = Counter(h for h, _v in claims[cid])
+        elif kind == "sum":
+            score = Counter()
+            for h, v in claims[cid]:
+                if v is not None:
+                    score[h] += v
+        else:
+            score = {}
+            pick = max if kind == "max" else min
+            for h, v in claims[cid]:
+                if v is not None:
+                    score[h] = pick(score[h], v) if h in score else v
+        if not score:
+            out[cid] = []
+            continue
+        best = (min if kind == "min" else max)(score.values())
+        out[cid] = sorted((h, v) for h, v in score.items() if v == best)
+    return out
