@@ -35,7 +35,7 @@ def test_pair_publish_report_confirm_and_standings(db, pods_event, judge):
     by_id = {r.id: r for r in regs}
     table = rnd.tables[0]
     a, b, c, d = seated(table)
-    with pytest.raises(Refused, match="not published"):
+    with pytest.raises(Refused, match="Publish the round"):
         rounds.report_pod_result(table, [a], reg=by_id[a])
     rounds.publish_round(rnd, judge)
     rounds.start_round(rnd, judge)
@@ -170,3 +170,18 @@ def test_duel_games_and_mtr_points(db, make_event, make_player, judge):
     assert rows[a].points == 3 and rows[b].points == 0
     assert rows[c].points == 3
     assert rows[bye].points == 3
+
+
+def test_no_results_on_a_draft_and_staff_can_confirm(db, pods_event, judge):
+    event, regs = pods_event(4)
+    rnd = rounds.pair_next_round(event, judge, seed=11)
+    table = rnd.tables[0]
+    with pytest.raises(Refused, match="Publish the round"):
+        rounds.report_pod_result(table, seated(table)[:1], user=judge)
+    rounds.publish_round(rnd, judge)
+    by_id = {r.id: r for r in regs}
+    rounds.report_pod_result(table, seated(table)[:1], reg=by_id[seated(table)[0]])
+    rounds.confirm_result(table, user=judge)
+    db.session.commit()
+    assert table.result_state == "confirmed"
+    assert db.session.execute(sa.select(AuditEntry).where(AuditEntry.action == "result.confirm")).scalar_one()

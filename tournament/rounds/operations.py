@@ -323,6 +323,8 @@ def finish_round(rnd: Round, user: User) -> Round:
 def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tuple[str, bool]:
     """Who is acting on a table's result, and whether they are staff."""
     event = table.round.event
+    if table.round.status == "draft":
+        raise Refused("Publish the round before entering results.", status=409)
     if user is not None:
         try:
             require_staff(user, event)
@@ -331,8 +333,6 @@ def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tup
             pass
     if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
         raise Refused("Only the players at this table or staff can report its result.", status=403)
-    if table.round.status != "published":
-        raise Refused("This round's pairings are not published.", status=409)
     return f"player:{reg.id}", False
 
 
@@ -475,14 +475,17 @@ def _maybe_confirmed(table: GameTable) -> None:
         table.result_state = "confirmed"
 
 
-def confirm_result(table: GameTable, reg: Registration) -> GameTable:
-    """Another player at the table agrees with the reported result."""
-    actor, _staff = _actor(table, reg, None)
+def confirm_result(table: GameTable, reg: Registration | None = None, user: User | None = None) -> GameTable:
+    """Another player at the table agrees with the reported result; staff confirm it for everyone."""
+    actor, staff = _actor(table, reg, user)
     if table.result_state is None:
         raise Refused("There is no result to confirm yet.", status=409)
-    if reg.id not in (table.confirmed_by or []):
-        table.confirmed_by = [*(table.confirmed_by or []), reg.id]
-    _maybe_confirmed(table)
+    if staff:
+        table.result_state = "confirmed"
+    else:
+        if reg.id not in (table.confirmed_by or []):
+            table.confirmed_by = [*(table.confirmed_by or []), reg.id]
+        _maybe_confirmed(table)
     log(table.round.event, actor, "result.confirm", round=table.round.number, table=table.number)
     return table
 

@@ -1,0 +1,307 @@
+"""Web forms for rounds: the organizer's buttons, swaps, result entry, and the player's report and vote.
+
+The forms check the shape of the input (whole numbers, known choices, no
+gaps); which players may be chosen where is the operations' decision, so a
+player id from another table reaches the operation and comes back as its
+refusal, with its message and status.
+"""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import FloatField, IntegerField, SelectField, SelectMultipleField
+from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms.widgets import HiddenInput
+
+from ..errors import Refused
+
+MAX_ID = 2**31 - 1
+MAX_PRIZE_VALUE = 1_000_000_000
+NOT_PLAYED = ""
+DRAW = "draw"
+
+
+def _player_id(value):
+    """A player id as posted by a select or checkbox: a positive whole number; empty is None."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 10:
+        number = int(value.strip())
+    else:
+        raise ValueError("Choose a player from the list.")
+    if not 0 < number <= MAX_ID:
+        raise ValueError("Choose a player from the list.")
+    return number
+
+
+class PlayerField(SelectField):
+    """One player, chosen from a select. Membership (at this table, in this round) is the operation's check."""
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        super().__init__(label, validators, coerce=_player_id, validate_choice=False, **kwargs)
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            try:
+                self.data = _player_id(valuelist[0])
+            except ValueError as e:
+                self.data = None
+                raise ValueError(str(e)) from None
+
+
+class PlayersField(SelectMultipleField):
+    """Several players (checkboxes sharing one name)."""
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        super().__init__(label, validators, coerce=_player_id, validate_choice=False, **kwargs)
+
+    def process_formdata(self, valuelist):
+        try:
+            self.data = [v for v in (_player_id(x) for x in valuelist) if v is not None]
+        except ValueError as e:
+            self.data = []
+            raise ValueError(str(e)) from None
+
+    def process_data(self, value):
+        self.data = list(value or [])
+
+
+def _game_value(value):
+    """A game's result: a winner's player id, 'draw', or '' (not played)."""
+    if value is None or value == NOT_PLAYED:
+        return NOT_PLAYED
+    if value == DRAW:
+        return DRAW
+    try:
+        return _player_id(value)
+    except ValueError:
+        raise ValueError("Choose the game's winner, a draw, or not played.") from None
+
+
+class GameField(SelectField):
+    """One game of a match; a game left out of the post is not played."""
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        super().__init__(label, validators, coerce=_game_value, validate_choice=False, default=NOT_PLAYED, **kwargs)
+
+    def process_data(self, value):
+        self.data = _game_value(value)
+
+    def process_formdata(self, valuelist):
+        self.data = NOT_PLAYED
+        if valuelist:
+            try:
+                self.data = _game_value(valuelist[0])
+            except ValueError as e:
+                self.data = NOT_PLAYED
+                raise ValueError(str(e)) from None
+
+
+def _hidden_number(label: str) -> IntegerField:
+    message = "This form is out of date: reload the page and try again."
+    return IntegerField(label, widget=HiddenInput(), invalid_value_message=message,
+                        validators=[InputRequired(message), NumberRange(1, MAX_ID, message)])
+
+
+# ----------------------------------------------------------------- organizer
+
+class RoundActionForm(FlaskForm):
+    """Pair, publish, start, finish, delete: the button is the input (and the CSRF token)."""
+
+
+class SwapForm(FlaskForm):
+    first = PlayerField("First player", validators=[InputRequired("Choose the first player.")])
+    second = PlayerField("Second player", validators=[InputRequired("Choose the second player.")])
+
+    def validate_first(self, field):
+        if field.data is None:
+            raise ValidationError("Choose the first player.")
+
+    def validate_second(self, field):
+        if field.data is None:
+            raise ValidationError("Choose the second player.")
+
+    def fill(self, seated: list[tuple[int, str]]) -> "SwapForm":
+        choices = [("", "Choose a player")] + [(rid, label) for rid, label in seated]
+        self.first.choices = choices
+        self.second.choices = choices
+        return self
+
+
+# ----------------------------------------------------------------- results
+
+def names_of(table) -> list[tuple[int, str]]:
+    return [(s.registration_id, s.registration.name) for s in table.seats]
+
+
+class PodResultForm(FlaskForm):
+    """Survivors (checkboxes), an optional elimination order per player, votes and prize claims."""
+    survivors = PlayersField("Survived")
+
+    seat_ids: list[int] = []
+    conditions: list[dict] = []
+    with_votes = False
+    with_prizes = False
+
+    def order_field(self, rid: int):
+        return self[f"order_{rid}"]
+
+    def vote_field(self, rid: int):
+        return self[f"vote_{rid}"] if self.with_votes else None
+
+    def prize_fields(self):
+        """(condition, holder field, value field) in the event's order."""
+        if not self.with_prizes:
+            return []
+        return [(c, self[f"prize_{i}_holder"], self[f"prize_{i}_value"]) for i, c in enumerate(self.conditions)]
+
+    def eliminated(self) -> list[int]:
+        """Players with an elimination number, first out first; the numbers must differ."""
+        numbered = [(self.order_field(rid).data, rid) for rid in self.seat_ids
+                    if self.order_field(rid).data is not None]
+        numbers = [n for n, _ in numbered]
+        if len(set(numbers)) != len(numbers):
+            raise Refused("Two players have the same elimination number: number them 1 (first out), 2, 3 …",
+                          field="eliminated")
+        return [rid for _n, rid in sorted(numbered)]
+
+    def votes(self) -> dict[int, int]:
+        if not self.with_votes:
+            return {}
+        return {rid: self.vote_field(rid).data for rid in self.seat_ids if self.vote_field(rid).data is not None}
+
+    def prizes(self) -> dict | None:
+        if not self.with_prizes:
+            return None
+        out = {}
+        for condition, holder, value in self.prize_fields():
+            if holder.data is None:
+                if value.data is not None:
+                    raise Refused(f"{condition['name']}: choose the player who holds it.", field="prizes")
+                out[condition["id"]] = None
+                continue
+            claim = {"holder": holder.data}
+            if value.data is not None:
+                claim["value"] = value.data
+            out[condition["id"]] = claim
+        return out
+
+    def fill(self, table) -> "PodResultForm":
+        """Show what is stored for the table (GET)."""
+        self.survivors.data = [s.registration_id for s in table.seats if s.survived]
+        for s in table.seats:
+            self.order_field(s.registration_id).data = s.eliminated_order
+        if self.with_votes:
+            for v in table.votes:
+                if v.voter_id in self.seat_ids:
+                    self.vote_field(v.voter_id).data = v.votee_id
+        claims = {c.condition: c for c in table.prize_claims}
+        for condition, holder, value in self.prize_fields():
+            claim = claims.get(condition["id"])
+            holder.data = claim.holder_id if claim else None
+            value.data = claim.value if claim else None
+        return self
+
+
+def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_prizes: bool = True,
+                    prefix: str = "", fill: bool = False, base: type = PodResultForm, **kwargs) -> PodResultForm:
+    seated = names_of(table)
+    n = len(seated)
+    attrs = {"seat_ids": [rid for rid, _ in seated], "conditions": list(conditions or []),
+             "with_votes": with_votes, "with_prizes": with_prizes and bool(conditions)}
+    for rid, _name in seated:
+        message = f"An elimination number is a whole number from 1 to {n} (1 = first out), or empty."
+        attrs[f"order_{rid}"] = IntegerField("Out", validators=[Optional(), NumberRange(1, n, message)],
+                                             invalid_value_message=message)
+        if with_votes:
+            attrs[f"vote_{rid}"] = PlayerField("Vote", validators=[Optional()])
+    if attrs["with_prizes"]:
+        value_message = f"A prize value is a number from 0 to {MAX_PRIZE_VALUE:,}."
+        for i, _c in enumerate(attrs["conditions"]):
+            attrs[f"prize_{i}_holder"] = PlayerField("Holder", validators=[Optional()])
+            attrs[f"prize_{i}_value"] = FloatField("Value", invalid_value_message=value_message,
+                                                   validators=[Optional(), NumberRange(0, MAX_PRIZE_VALUE,
+                                                                                       value_message)])
+    form_class = type("PodResultFormForTable", (base,), attrs)
+    form = form_class(prefix=prefix, **kwargs)
+    others = {rid: [(o, name) for o, name in seated if o != rid] for rid, _ in seated}
+    if with_votes:
+        for rid, _name in seated:
+            form.vote_field(rid).choices = [("", "no vote")] + others[rid]
+    for _c, holder, _v in form.prize_fields():
+        holder.choices = [("", "nobody")] + seated
+    form.survivors.choices = seated
+    if fill:
+        form.fill(table)
+    return form
+
+
+class DuelResultForm(FlaskForm):
+    game1 = GameField("Game 1")
+    game2 = GameField("Game 2")
+    game3 = GameField("Game 3")
+
+    def games(self):
+        return [self.game1, self.game2, self.game3]
+
+    def winners(self) -> list[int | None]:
+        """Played games in order: the winner's id, or None for a draw. No gaps."""
+        values = [f.data for f in self.games()]
+        while values and values[-1] == NOT_PLAYED:
+            values.pop()
+        if not values:
+            raise Refused("Enter at least game 1: its winner, or a draw.", field="game1")
+        for i, v in enumerate(values, 1):
+            if v == NOT_PLAYED:
+                raise Refused(f"Game {i} is marked as not played but a later game has a result. "
+                              f"Enter the games in order.", field=f"game{i}")
+        return [None if v == DRAW else v for v in values]
+
+    def fill(self, table) -> "DuelResultForm":
+        for field, game in zip(self.games(), table.games):
+            field.data = DRAW if game.winner_id is None else game.winner_id
+        return self
+
+
+def duel_result_form(table, *, prefix: str = "", fill: bool = False, base: type = DuelResultForm,
+                     **kwargs) -> DuelResultForm:
+    form = base(prefix=prefix, **kwargs)
+    choices = [(NOT_PLAYED, "not played")] + [(rid, f"{name} won") for rid, name in names_of(table)] + \
+              [(DRAW, "draw")]
+    for field in form.games():
+        field.choices = choices
+    if fill:
+        form.fill(table)
+    return form
+
+
+# ----------------------------------------------------------------- the player's page
+
+class TableRefForm(FlaskForm):
+    """Which round and table a player's form is about (hidden fields, checked against the seat)."""
+    round = _hidden_number("Round")
+    table = _hidden_number("Table")
+
+
+class PlayerPodResultForm(PodResultForm):
+    round = _hidden_number("Round")
+    table = _hidden_number("Table")
+
+
+class PlayerDuelResultForm(DuelResultForm):
+    round = _hidden_number("Round")
+    table = _hidden_number("Table")
+
+
+class ConfirmForm(TableRefForm):
+    pass
+
+
+class VoteForm(TableRefForm):
+    votee = PlayerField("Your vote: the player who made the game most fun",
+                        validators=[InputRequired("Choose the player you vote for.")])
+
+    def validate_votee(self, field):
+        if field.data is None:
+            raise ValidationError("Choose the player you vote for.")
