@@ -3,3 +3,4 @@ from .auth.models import ApiToken, LoginAttempt, User  # noqa: F401
 from .cards.models import Card, CardImport, CardName  # noqa: F401
 from .events.models import AuditEntry, Decklist, Event, Registration  # noqa: F401
 from .rounds.models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote  # noqa: F401
+from .games.models import TrackerEvent  # noqa: F401

@@ -1,0 +1,155 @@
+/* Table-side game tracker: renders the state with textContent only and posts JSON actions. */
+(function () {
+  "use strict";
+  var root = document.getElementById("tracker");
+  if (!root) { return; }
+  var url = root.getAttribute("data-url");
+  var tokenMeta = document.querySelector('meta[name="csrf-token"]');
+  var data = JSON.parse(document.getElementById("tracker-data").textContent);
+  var msg = document.getElementById("tracker-msg");
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    if (cls) { e.className = cls; }
+    return e;
+  }
+  function button(text, name, body) {
+    var b = el("button", text);
+    b.type = "button";
+    if (name) { b.setAttribute("data-test", name); }
+    b.addEventListener("click", function () { send(body); });
+    return b;
+  }
+  function send(body) {
+    var headers = {"Content-Type": "application/json", "Accept": "application/json"};
+    if (tokenMeta) { headers["X-CSRFToken"] = tokenMeta.getAttribute("content"); }
+    return fetch(url, {method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin"})
+      .then(function (r) { return r.json().then(function (j) { return {ok: r.ok, body: j}; }); })
+      .then(function (res) {
+        if (!res.ok) { msg.textContent = (res.body.error && res.body.error.message) || "Refused."; return; }
+        msg.textContent = "";
+        data = res.body;
+        render();
+      })
+      .catch(function () { msg.textContent = "No connection: the change was not saved. Try again."; });
+  }
+
+  function render() {
+    var st = data.state;
+    document.getElementById("tracker-setup").hidden = !!st;
+    document.getElementById("tracker-game").hidden = !st;
+    if (!st) { return; }
+    var names = {};
+    st.players.forEach(function (p) { names[p.id] = p.name; });
+    var s = st.summary;
+    var status = "Turn order: " + st.turn_order.map(function (id) { return names[id]; }).join(" → ");
+    if (s.ended) { status += " · Game ended; result sent."; }
+    else if (s.over) { status += " · Game over: end it to send the result."; }
+    document.getElementById("tracker-status").textContent = status;
+
+    var box = document.getElementById("tracker-players");
+    box.replaceChildren();
+    st.players.forEach(function (p) {
+      var d = el("div", null, "pl" + (p.alive ? "" : " out"));
+      d.id = "player-" + p.id;
+      var head = el("div", null, "row");
+      head.appendChild(el("strong", p.name + (p.archenemy ? " (archenemy)" : "")));
+      if (!p.alive) { head.appendChild(el("span", "out (" + p.out_reason + ")")); }
+      d.appendChild(head);
+      var life = el("div", null, "row");
+      life.appendChild(button("−5", "life-minus5-" + p.id, {action: "life", player: p.id, delta: -5}));
+      life.appendChild(button("−1", "life-minus-" + p.id, {action: "life", player: p.id, delta: -1}));
+      var total = el("span", p.life, "life");
+      total.setAttribute("data-test", "life-" + p.id);
+      life.appendChild(total);
+      life.appendChild(button("+1", "life-plus-" + p.id, {action: "life", player: p.id, delta: 1}));
+      life.appendChild(button("+5", "life-plus5-" + p.id, {action: "life", player: p.id, delta: 5}));
+      d.appendChild(life);
+      var more = el("div", null, "row");
+      more.appendChild(el("span", "Poison " + p.poison + "/" + st.poison_threshold));
+      more.appendChild(button("☠+1", "poison-" + p.id, {action: "poison", player: p.id, delta: 1}));
+      p.generals.forEach(function (gen) {
+        more.appendChild(el("span", gen.name + ": tax {" + gen.tax + "}" +
+          (st.tax_kind === "death-counter" ? " (" + gen.counters + " death counters)" : " (" + gen.casts + " casts)")));
+        more.appendChild(button("Cast", "cast-" + p.id + "-" + gen.index,
+          {action: "cast", owner: p.id, general: gen.index}));
+        more.appendChild(button("→ Command zone", "cz-" + p.id + "-" + gen.index,
+          {action: "command_zone", owner: p.id, general: gen.index}));
+      });
+      d.appendChild(more);
+      var dg = el("div", null, "row");
+      if (p.dungeon.id) {
+        dg.appendChild(el("span", p.dungeon.name + ": " + p.dungeon.room_name));
+        p.dungeon.next.forEach(function (room) {
+          dg.appendChild(button("Venture → " + room.name, "venture-" + p.id + "-" + room.id,
+            {action: "venture", player: p.id, room: room.id}));
+        });
+      } else {
+        st.dungeons.forEach(function (dn) {
+          if (dn.initiative_only) {
+            dg.appendChild(button("Initiative: " + dn.name, "initiative-" + p.id,
+              {action: "venture", player: p.id, initiative: true}));
+          } else {
+            dg.appendChild(button("Venture: " + dn.name, "venture-" + p.id + "-" + dn.id,
+              {action: "venture", player: p.id, dungeon: dn.id}));
+          }
+        });
+      }
+      dg.appendChild(el("span", "Completed: " + p.dungeon.completed.length));
+      d.appendChild(dg);
+      if (p.schemes) {
+        var sc = el("div", null, "row");
+        sc.appendChild(el("span", "Schemes left " + p.schemes.cards_left + (p.schemes.last ? "; last: " + p.schemes.last : "")));
+        sc.appendChild(button("Set scheme in motion", "scheme-" + p.id, {action: "scheme", player: p.id}));
+        p.schemes.ongoing.forEach(function (name) {
+          sc.appendChild(button("Abandon " + name, null, {action: "abandon", player: p.id, scheme: name}));
+        });
+        d.appendChild(sc);
+      }
+      box.appendChild(d);
+    });
+
+    var damage = {};
+    st.general_damage.forEach(function (g) { damage[g.victim + ":" + g.owner + ":" + g.general] = g.damage; });
+    var t = el("table", null, "gd");
+    var hr = el("tr");
+    hr.appendChild(el("th", ""));
+    st.players.forEach(function (o) {
+      o.generals.forEach(function (gen) { hr.appendChild(el("th", o.name + " · " + gen.name)); });
+    });
+    t.appendChild(hr);
+    st.players.forEach(function (v) {
+      var tr = el("tr");
+      tr.appendChild(el("th", v.name));
+      st.players.forEach(function (o) {
+        o.generals.forEach(function (gen) {
+          var td = el("td");
+          var n = damage[v.id + ":" + o.id + ":" + gen.index] || 0;
+          var b = button(String(n), "gd-" + v.id + "-" + o.id + "-" + gen.index,
+            {action: "general_damage", victim: v.id, owner: o.id, general: gen.index, amount: 1});
+          td.appendChild(b);
+          tr.appendChild(td);
+        });
+      });
+      t.appendChild(tr);
+    });
+    var gd = document.getElementById("tracker-gd");
+    gd.replaceChildren(t);
+
+    var log = document.getElementById("tracker-log");
+    log.replaceChildren();
+    st.log.forEach(function (e) {
+      log.appendChild(el("li", e.at.replace("T", " ") + " " + e.kind + " " + JSON.stringify(e.payload) + " — " + e.actor));
+    });
+  }
+
+  document.getElementById("tracker-start").addEventListener("click", function () {
+    send({action: "start", variant: document.getElementById("tracker-variant").value});
+  });
+  document.getElementById("tracker-undo").addEventListener("click", function () { send({action: "undo"}); });
+  document.getElementById("tracker-end").addEventListener("click", function () {
+    if (window.confirm("End the game and send the survivors as the table's result?")) { send({action: "end"}); }
+  });
+  render();
+}());

@@ -1,0 +1,114 @@
+"""The tracker through the real operations and database, ending in the table's result entry."""
+import pytest
+import sqlalchemy as sa
+
+from tournament.errors import Refused
+from tournament.events import operations as events
+from tournament.games import operations as games
+from tournament.games.models import TrackerEvent
+from tournament.rounds import operations as rounds
+
+
+@pytest.fixture
+def started_round(db, make_event, make_player, judge):
+    def make(n=4, **settings):
+        event = make_event(**settings)
+        regs = [make_player(event, f"Player {i:02d}") for i in range(1, n + 1)]
+        for reg in regs:
+            events.check_in(reg, judge)
+        rnd = rounds.pair_next_round(event, judge, seed=1)
+        rounds.publish_round(rnd, judge)
+        rounds.start_round(rnd, judge)
+        db.session.commit()
+        return event, regs, rnd
+    return make
+
+
+def schemes(ongoing=()):
+    return [{"name": f"Scheme {i // 2}", "ongoing": f"Scheme {i // 2}" in ongoing} for i in range(20)]
+
+
+def test_four_player_game_with_general_damage_and_a_dungeon(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    a, b, c, d = [s.registration_id for s in table.seats]
+    by_id = {r.id: r for r in regs}
+    state = games.start_game(table, reg=by_id[a])
+    assert state.setup.players == [a, b, c, d] and all(p.life == 40 for p in state.players.values())
+    act = lambda kind, **p: games.apply_action(table, kind, p, reg=by_id[a])  # noqa: E731
+    act("cast", owner=a)
+    act("cast", owner=a)
+    assert games.load_state(table).tax(a) == 4
+    # a dungeon along a branching path
+    act("venture", player=b, dungeon="lost_mine_of_phandelver")
+    act("venture", player=b, room="goblin_lair")
+    act("venture", player=b, room="dark_pool")
+    s = act("venture", player=b)
+    assert s.players[b].dungeon.completed == ["lost_mine_of_phandelver"]
+    act("life", player=d, delta=-40)
+    act("general_damage", victim=c, owner=a, amount=20)
+    s = act("general_damage", victim=c, owner=a, amount=1)
+    assert not s.players[c].alive
+    act("life", player=b, delta=-40)
+    s = games.load_state(table)
+    assert s.over and s.summary()["general_damage_win"] is None    # the last out was life loss
+    games.undo(table, reg=by_id[b])
+    s = act("general_damage", victim=b, owner=a, amount=21)
+    assert s.summary()["general_damage_win"] == a
+    games.end_game(table, reg=by_id[a])
+    db.session.commit()
+    db.session.refresh(table)
+    survived = {s.registration_id: s.survived for s in table.seats}
+    assert survived == {a: True, b: False, c: False, d: False}
+    order = {s.registration_id: s.eliminated_order for s in table.seats}
+    assert order == {a: None, d: 1, c: 2, b: 3}
+    assert {p.condition: p.holder_id for p in table.prize_claims} == {"general_damage_win": a}
+    assert table.result_state == "reported"
+    rows = db.session.execute(sa.select(TrackerEvent).where(TrackerEvent.table_id == table.id)).scalars().all()
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1)) and sum(r.undone for r in rows) == 1
+    with pytest.raises(Refused, match="ended"):
+        games.apply_action(table, "life", {"player": a, "delta": 1}, user=judge)
+
+
+def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    seats = [s.registration_id for s in table.seats]
+    with pytest.raises(Refused, match="scheme deck"):
+        games.start_game(table, variant="archenemy", scheme_decks={}, user=judge)
+    decks = {p: schemes(ongoing=("Scheme 3",)) for p in seats}
+    state = games.start_game(table, variant="archenemy", scheme_decks=decks, seed=5, user=judge)
+    boss = state.setup.archenemy
+    ranks = {row.player: row.rank for row in rounds.standings(event)}
+    assert boss == min(seats, key=lambda p: (ranks.get(p) or 10**9, seats.index(p)))   # nobody was one yet
+    assert state.setup.players[0] == boss
+    assert {p: q.life for p, q in state.players.items()} == {p: 40 if p == boss else 20 for p in seats}
+    s = games.apply_action(table, "scheme", {"player": boss}, user=judge)
+    assert s.players[boss].schemes.last is not None
+    with pytest.raises(Refused, match="no scheme deck"):
+        games.apply_action(table, "scheme", {"player": seats[1]}, user=judge)
+    team = [p for p in seats if p != boss]
+    games.apply_action(table, "life", {"player": team[0], "delta": -20}, user=judge)
+    games.apply_action(table, "life", {"player": boss, "delta": -40}, user=judge)
+    games.end_game(table, user=judge)
+    db.session.commit()
+    db.session.refresh(table)
+    assert {s.registration_id: s.survived for s in table.seats} == {boss: False, team[0]: False,
+                                                                   team[1]: True, team[2]: True}
+    assert table.result_state == "confirmed"
+    # the next round's archenemy is someone who has not been one yet
+    rounds.finish_round(rnd, judge)
+    rnd2 = rounds.pair_next_round(event, judge, seed=2)
+    rounds.publish_round(rnd2, judge)
+    db.session.commit()
+    s2 = games.start_game(rnd2.tables[0], variant="archenemy", scheme_decks=decks, user=judge)
+    assert s2.setup.archenemy != boss
+
+
+def test_who_may_use_the_tracker(db, started_round, make_player):
+    event, regs, rnd = started_round(8)
+    t1, t2 = rnd.tables[0], rnd.tables[1]
+    other = db.session.get(type(regs[0]), t2.seats[0].registration_id)
+    with pytest.raises(Refused, match="Only the players"):
+        games.start_game(t1, reg=other)
+    assert db.session.execute(sa.select(TrackerEvent)).first() is None

@@ -1,0 +1,1 @@
+"""Table-side game tracker: life, general damage, tax, poison, dungeons and Archenemy."""

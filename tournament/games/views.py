@@ -1,0 +1,111 @@
+"""The table-side tracker page and its JSON actions (staff, or a player at the table via /p/<code>/tracker)."""
+from __future__ import annotations
+
+from flask import Blueprint, g, jsonify, make_response, render_template, request, url_for
+
+from ..errors import Refused
+from ..events import operations as event_ops
+from ..events.views import private, staff_required
+from ..extensions import db
+from ..rounds import operations as round_ops
+from . import operations as ops
+
+bp = Blueprint("games", __name__)
+
+TABLE = "/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/tracker"
+
+
+def _json_error(e: Refused):
+    db.session.rollback()
+    body = {"error": {"status": e.status, "message": e.message}}
+    if e.field:
+        body["error"]["field"] = e.field
+    return jsonify(body), e.status
+
+
+def _state_json(table):
+    state = ops.load_state(table)
+    return {"table": table.number, "round": table.round.number, "kind": table.kind,
+            "result_state": table.result_state,
+            "players": [{"id": s.registration_id, "name": s.registration.name, "seat": s.seat} for s in table.seats],
+            "state": state.to_json() if state is not None else None}
+
+
+def _staff_table(event_id, number, table_number):
+    event = event_ops.get_event(event_id)
+    event_ops.require_staff(g.user, event)
+    rnd = round_ops.get_round(event, number)
+    return round_ops.get_table(rnd, table_number)
+
+
+def _player_table(code):
+    reg = event_ops.registration_by_code(code)
+    for rnd in reversed(round_ops.rounds_of(reg.event)):
+        if rnd.status == "draft":
+            continue
+        seat = round_ops.seat_of(rnd, reg)
+        if seat is not None:
+            if seat.table.kind == "bye":
+                raise Refused("You have a bye this round: there is no game to track.", status=409)
+            return reg, seat.table
+        break
+    raise Refused("You are not seated at a table in the current round.", status=404)
+
+
+def _action(table, *, reg=None, user=None):
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise Refused('Send a JSON object like {"action": "life", "player": 1, "delta": -1}.')
+    action = body.get("action")
+    payload = {k: v for k, v in body.items() if k != "action"}
+    if action == "start":
+        for key in payload:
+            if key not in ("variant", "archenemy", "seed", "scheme_decks"):
+                raise Refused(f"Unknown start setting {str(key)[:40]!r}.", field=str(key)[:40])
+        ops.start_game(table, reg=reg, user=user, **payload)
+    elif action == "undo":
+        ops.undo(table, reg=reg, user=user)
+    elif action == "end":
+        ops.end_game(table, reg=reg, user=user)
+    else:
+        ops.apply_action(table, action, payload, reg=reg, user=user)
+    db.session.commit()
+    return jsonify(_state_json(table))
+
+
+def _page(table, post_url, back_url, who):
+    return private(make_response(render_template("games/tracker.html", table=table, event=table.round.event,
+                                   data=_state_json(table), post_url=post_url, back_url=back_url, who=who)))
+
+
+@bp.route(TABLE, methods=["GET", "POST"])
+@staff_required
+def table_tracker(event_id, number, table_number):
+    try:
+        table = _staff_table(event_id, number, table_number)
+        if request.method == "POST":
+            return _action(table, user=g.user)
+        if request.accept_mimetypes.best == "application/json" or request.args.get("format") == "json":
+            return jsonify(_state_json(table))
+    except Refused as e:
+        if request.method == "POST" or request.accept_mimetypes.best == "application/json":
+            return _json_error(e)
+        raise
+    return _page(table, request.path, url_for("rounds.round_page", event_id=event_id, number=number),
+                 g.user.name)
+
+
+@bp.route("/p/<code>/tracker", methods=["GET", "POST"])
+def player_tracker(code):
+    try:
+        reg, table = _player_table(code)
+        if request.method == "POST":
+            return _action(table, reg=reg, user=g.get("user"))
+        ops._actor(table, reg, None)
+        if request.accept_mimetypes.best == "application/json" or request.args.get("format") == "json":
+            return jsonify(_state_json(table))
+    except Refused as e:
+        if request.method == "POST" or request.accept_mimetypes.best == "application/json":
+            return _json_error(e)
+        raise
+    return _page(table, request.path, url_for("events.player_page", code=reg.access_code), reg.name)
