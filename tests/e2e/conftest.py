@@ -24,6 +24,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class LiveServer(str):
+    """The server's base URL; `.database_url` lets a test prepare data with the app's own operations."""
+    database_url: str
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     """`flask run` on a fresh SQLite database with the starter cards and an organizer account."""
@@ -49,7 +54,9 @@ def live_server(tmp_path_factory):
             if proc.poll() is not None:
                 raise RuntimeError((tmp / "server.log").read_text())
             time.sleep(0.1)
-    yield url
+    server = LiveServer(url)
+    server.database_url = env["DATABASE_URL"]
+    yield server
     proc.terminate()
     proc.wait(timeout=10)
     log.close()

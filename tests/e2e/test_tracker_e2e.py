@@ -33,12 +33,6 @@ with app.app_context():
 """
 
 
-def _live_db(tmp_path_factory):
-    found = sorted(tmp_path_factory.getbasetemp().glob("live*/live.sqlite"), key=os.path.getmtime)
-    assert found, "the live server's database was not found"
-    return found[-1]
-
-
 def wait_for(check, timeout=10):
     end = time.time() + timeout
     while time.time() < end:
@@ -52,8 +46,8 @@ def wait_for(check, timeout=10):
     raise AssertionError("timed out")
 
 
-def test_phone_taps_life_and_general_damage(live_server, browser_factory, tmp_path_factory):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{_live_db(tmp_path_factory)}"}
+def test_phone_taps_life_and_general_damage(live_server, browser_factory):
+    env = {**os.environ, "DATABASE_URL": live_server.database_url}
     env.pop("TEST_DATABASE_URL", None)
     out = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
                          text=True)
