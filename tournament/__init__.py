@@ -36,17 +36,19 @@ def create_app(config: dict | type | None = None) -> Flask:
     from .cards import cli as cards_cli, views as cards_views
     from .decks import cli as decks_cli
     from .events import cli as events_cli, exchange_views, views as events_views
+    from .printing import cli as printing_cli, views as printing_views
     from .rounds import views as rounds_views
+    from .swaps import views as swaps_views
     from .games import views as games_views
     from .web import register_error_handlers
 
     app.before_request(load_user)
     app.context_processor(lambda: {"current_user": g.get("user")})
     for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, exchange_views.bp, api_bp, rounds_views.bp,
-                      games_views.bp):
+                      games_views.bp, printing_views.bp, swaps_views.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
-    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event):
+    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document):
         app.cli.add_command(group)
     register_error_handlers(app)
     return app

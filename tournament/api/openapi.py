@@ -354,6 +354,7 @@ def _build() -> dict:
                        _ok("DeckCheck", "The deck check; fix the findings and resubmit."),
                        "400 404 409 413 415", public=True, body=DECKLIST_BODY),
         },
+        **_swap_paths(),
     }
     return {
         "openapi": "3.1.0",
@@ -377,6 +378,11 @@ def _build() -> dict:
                 "schema": ref("Error")}}} for code, text in ERRORS.items()},
         },
     }
+
+
+def _swap_paths() -> dict:
+    from ..swaps.apidoc import paths
+    return paths()
 
 
 @lru_cache(maxsize=1)

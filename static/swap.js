@@ -1,0 +1,87 @@
+/* The swap page: a countdown that follows the server's stored deadline, list search, click-to-pick,
+   and submission through the JSON API. The server decides; this only displays. */
+(function () {
+  "use strict";
+  var box = document.getElementById("swap-window");
+  if (!box) return;
+  var api = box.dataset.api;
+  var offset = Date.parse(box.dataset.serverTime) - Date.now();   // server clock minus this device's clock
+  var deadline = box.dataset.deadline ? Date.parse(box.dataset.deadline) : null;
+  var remaining = document.getElementById("swap-remaining");
+  var countdown = document.getElementById("swap-countdown");
+  var submit = document.getElementById("swap-submit");
+
+  function closeWindow() {
+    if (countdown) {
+      countdown.dataset.state = "closed";
+      countdown.innerHTML = "<strong>The swap window is closed.</strong>";
+    }
+    if (submit) submit.disabled = true;
+  }
+
+  function tick() {
+    if (deadline === null || !remaining) return;
+    var left = Math.max(0, Math.floor((deadline - (Date.now() + offset)) / 1000));
+    if (left <= 0) { closeWindow(); remaining = null; return; }
+    remaining.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    remaining.dataset.seconds = String(left);
+  }
+  if (deadline !== null && remaining) { tick(); setInterval(tick, 250); }
+
+  // Re-synchronise with the server now and then (a judge override or the next game changes the window).
+  function resync() {
+    fetch(api, {headers: {"Accept": "application/json"}}).then(function (r) { return r.json(); }).then(function (s) {
+      if (!s.window) return;
+      offset = Date.parse(s.server_time) - Date.now();
+      deadline = s.window.deadline ? Date.parse(s.window.deadline) : null;
+      if (!s.window.open) closeWindow();
+    }).catch(function () {});
+  }
+  setInterval(resync, 20000);
+
+  // Search both lists as you type.
+  var search = document.getElementById("swap-search");
+  if (search) {
+    search.addEventListener("input", function () {
+      var q = search.value.trim().toLowerCase();
+      document.querySelectorAll(".swap-list li[data-name]").forEach(function (li) {
+        li.hidden = q !== "" && li.dataset.name.toLowerCase().indexOf(q) < 0;
+      });
+    });
+  }
+
+  // Clicking a card fills the first empty "out" (main deck) or "in" (sideboard) choice.
+  document.querySelectorAll(".swap-list li[data-name] button").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var li = button.parentNode;
+      var name = li.dataset.name;
+      var selects = document.querySelectorAll("#swap-form select[name=" + (li.dataset.zone === "main" ? "out" : "in") + "]");
+      for (var i = 0; i < selects.length; i++) {
+        if (!selects[i].value) { selects[i].value = name; break; }
+      }
+    });
+  });
+
+  // Submit through the API (all or nothing); show the server's message when refused.
+  var form = document.getElementById("swap-form");
+  var error = document.getElementById("swap-error");
+  if (form && window.fetch) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var outs = form.querySelectorAll("select[name=out]"), ins = form.querySelectorAll("select[name=in]");
+      var pairs = [];
+      for (var i = 0; i < outs.length; i++) {
+        if (outs[i].value || ins[i].value) pairs.push({out: outs[i].value, "in": ins[i].value});
+      }
+      fetch(api, {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
+                  body: JSON.stringify({pairs: pairs})})
+        .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+        .then(function (res) {
+          if (res.ok) { window.location.reload(); return; }
+          error.textContent = res.body.error ? res.body.error.message : "The swap was refused.";
+          error.hidden = false;
+        })
+        .catch(function () { error.textContent = "No connection; try again."; error.hidden = false; });
+    });
+  }
+})();

@@ -1,0 +1,120 @@
+"""The swap countdown on the player's page follows the server's stored deadline: a reload does not reset it."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+SETUP = textwrap.dedent('''
+    import sqlalchemy as sa
+    from tournament import create_app
+    from tournament.auth.models import User
+    from tournament.events import operations as events
+    from tournament.extensions import db
+    from tournament.rounds import operations as rounds
+    deck = open("tournament/data/demo_decks/kenrith.txt", encoding="utf-8").read().rstrip()
+    deck += "\\n\\nSideboard\\n1 Lightning Bolt\\n1 Grindstone\\n1 Utter End\\n"
+    app = create_app()
+    with app.app_context():
+        olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
+        event = events.create_event(olga, {"name": "Swap night", "ruleset": "edh-2010", "swap_seconds": 150})
+        regs = [events.register_player(event, {"name": f"Player {i}", "decklist": deck}) for i in range(4)]
+        for reg in regs:
+            events.check_in(reg, olga)
+        rnd = rounds.pair_next_round(event, olga, seed=1)
+        rounds.publish_round(rnd, olga)
+        rounds.start_round(rnd, olga)
+        db.session.commit()
+        print(regs[0].access_code)
+''')
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def swap_server(tmp_path_factory):
+    """Like live_server, plus a started round whose players have sideboards; yields (url, access code)."""
+    tmp = tmp_path_factory.mktemp("swaplive")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'live.sqlite'}", "SECRET_KEY": "e2e",
+           "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1"}
+    env.pop("TEST_DATABASE_URL", None)
+    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
+    for args in (["db", "upgrade"], ["cards", "starter"], ["user", "create", "Olga", "--role", "organizer",
+                                                            "--password", "correct horse battery"]):
+        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
+                          text=True)
+    code = done.stdout.strip().splitlines()[-1]
+    port = _free_port()
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(flask + ["run", "--port", str(port), "--no-reload"], env=env, cwd=REPO,
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url + "/", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError((tmp / "server.log").read_text())
+            time.sleep(0.1)
+    yield url, code
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+def _remaining(browser) -> int:
+    from selenium.webdriver.common.by import By
+    text = browser.find_element(By.ID, "swap-remaining").text
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, browser_factory):
+    from selenium.webdriver.common.by import By
+    url, code = swap_server
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{url}/p/{code}/swap")
+    box = browser.find_element(By.ID, "swap-window")
+    deadline = box.get_attribute("data-deadline")
+    assert deadline
+    first = _remaining(browser)
+    assert 100 < first <= 150
+    time.sleep(3.2)
+    ticking = _remaining(browser)
+    assert first - 5 <= ticking <= first - 2           # the page counts down by itself
+    browser.refresh()
+    assert browser.find_element(By.ID, "swap-window").get_attribute("data-deadline") == deadline
+    after = _remaining(browser)
+    assert after <= ticking and after < first - 2     # a reload does not reset it to the full 150 seconds
+    # a second browser (another phone) sees the same deadline and the same time left
+    other = browser_factory()
+    other.get(f"{url}/p/{code}/swap")
+    assert other.find_element(By.ID, "swap-window").get_attribute("data-deadline") == deadline
+    assert abs(_remaining(other) - _remaining(browser)) <= 1
+    # and the page swaps through the API
+    selects = browser.find_elements(By.CSS_SELECTOR, "#swap-form select")
+    from selenium.webdriver.support.ui import Select
+    Select(selects[0]).select_by_visible_text("Sol Ring")
+    Select(selects[1]).select_by_visible_text("Lightning Bolt")
+    browser.find_element(By.ID, "swap-submit").click()
+    for _ in range(50):
+        if "Sol Ring → Lightning Bolt" in browser.page_source:
+            break
+        time.sleep(0.1)
+    assert "Sol Ring → Lightning Bolt" in browser.page_source
+    assert _remaining(browser) <= after

@@ -1,0 +1,47 @@
+"""The swap pages: the player's page with the server deadline, the no-JavaScript form, staff logs."""
+import re
+
+from tournament.swaps import operations as swaps
+
+from conftest import expire_window, main_cards  # noqa: I100
+
+OUT = main_cards()
+
+
+def test_player_swap_page_shows_the_stored_deadline_and_takes_a_form_post(app, client, db, started_table):
+    _event, table, regs = started_table()
+    code = regs[0].access_code
+    page = client.get(f"/p/{code}/swap").get_data(as_text=True)
+    deadline = re.search(r'data-deadline="([^"]+)"', page).group(1)
+    assert deadline and 'id="swap-countdown" data-state="open"' in page and "Lightning Bolt" in page
+    again = client.get(f"/p/{code}/swap").get_data(as_text=True)
+    assert re.search(r'data-deadline="([^"]+)"', again).group(1) == deadline      # a reload does not reset it
+    app.config["WTF_CSRF_ENABLED"] = False
+    r = client.post(f"/p/{code}/swap", data={"out": [OUT[0], ""], "in": ["Lightning Bolt", ""]})
+    assert r.status_code == 302
+    assert [s.card_in for s in swaps.swaps_of(regs[0])] == ["Lightning Bolt"]
+    r = client.post(f"/p/{code}/swap", data={"out": ["Kenrith, the Returned King"], "in": ["Grindstone"]})
+    assert r.status_code == 409 and "general cannot be swapped" in r.get_data(as_text=True)
+    expire_window(db, table)
+    page = client.get(f"/p/{code}/swap").get_data(as_text=True)
+    assert 'data-state="closed"' in page and "closed" in page
+
+
+def test_staff_logs_and_entering_for_a_player(app, client, db, started_table, judge, login):
+    event, table, regs = started_table(n=2, mode="duel")
+    swaps.submit_swaps(regs[0], [{"out": OUT[0], "in": "Lightning Bolt"}])
+    db.session.commit()
+    assert client.get(f"/events/{event.id}/players/{regs[0].id}/swaps").status_code == 302   # log in first
+    login(judge)
+    app.config["WTF_CSRF_ENABLED"] = False
+    page = client.get(f"/events/{event.id}/rounds/1/tables/{table.number}/swaps").get_data(as_text=True)
+    assert "Lightning Bolt" in page and "Start game 2" in page
+    r = client.post(f"/events/{event.id}/players/{regs[1].id}/swaps",
+                    data={"out": [OUT[1]], "in": ["Grindstone"]})
+    assert r.status_code == 302
+    page = client.get(f"/events/{event.id}/players/{regs[1].id}/swaps").get_data(as_text=True)
+    assert "Grindstone" in page and "judge:Jan Judge" in page
+    expire_window(db, table)
+    r = client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/games/2/start")
+    assert r.status_code == 302
+    assert swaps.last_started_game(table) == 2

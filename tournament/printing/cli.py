@@ -1,0 +1,43 @@
+"""`flask print DOCUMENT --event ID [--round N] -o FILE.pdf`: write one printout.
+
+    flask --app wsgi print pairings-by-table --event 3 --round 2 -o pairings.pdf
+    flask --app wsgi print rules --event 3 -o -          (-o - writes the PDF to stdout)
+
+Register with ``app.cli.add_command(tournament.printing.cli.print_document)``.
+"""
+from __future__ import annotations
+
+import click
+from flask.cli import with_appcontext
+
+from ..errors import Refused
+from ..events.operations import get_event
+from .documents import DOCUMENTS
+from .operations import build_document
+
+
+@click.command("print", help="Write a printable document as PDF. DOCUMENT is one of: " + ", ".join(DOCUMENTS) + ".")
+@click.argument("document")
+@click.option("--event", "event_id", required=True, help="The event's id.")
+@click.option("--round", "round_number", default=None, help="The round (default: the latest).")
+@click.option("-o", "--output", required=True, help="The PDF file to write; - for stdout.")
+@with_appcontext
+def print_document(document, event_id, round_number, output):
+    try:
+        event_number = int(str(event_id).strip())
+    except ValueError:
+        raise click.ClickException(f"--event must be an event's id (a number), not {event_id!r}.") from None
+    try:
+        event = get_event(event_number)
+        pdf, _name = build_document(event, document, round_number)
+    except Refused as e:
+        raise click.ClickException(e.message) from None
+    if output == "-":
+        click.get_binary_stream("stdout").write(pdf)
+        return
+    try:
+        with open(output, "wb") as f:
+            f.write(pdf)
+    except OSError as e:
+        raise click.ClickException(f"Cannot write {output}: {e.strerror or e}.") from None
+    click.echo(f"Wrote {output} ({len(pdf) // 1024} KiB).", err=True)

@@ -1,0 +1,152 @@
+"""What each document prints, as plain data: no Flask, no database.
+
+tournament.printing.operations builds these from the database; the benchmark
+and tests build them by hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    """What every page's header and footer carry."""
+    event_name: str
+    paper_size: str = "A4"                 # "A4" or "Letter"
+    round_number: int | None = None
+    printed_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    stage: str = ""                        # "top8" ... shown next to the round
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int
+    name: str
+    player_id: int = 0
+
+
+@dataclass(frozen=True)
+class TableLine:
+    number: int
+    kind: str                              # "pod", "match" or "bye"
+    seats: tuple[SeatLine, ...]
+
+
+@dataclass(frozen=True)
+class PairingsData:
+    info: DocInfo
+    mode: str                              # "pods" or "duel"
+    tables: tuple[TableLine, ...]
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    name: str
+    points: float
+    tiebreakers: dict
+    record: str
+    votes: int = 0
+
+
+@dataclass(frozen=True)
+class StandingsData:
+    info: DocInfo
+    profile_name: str
+    columns: tuple[str, ...]               # tiebreaker names, in the profile's order
+    uses_votes: bool
+    rows: tuple[StandingLine, ...]
+    after_round: int | None = None
+
+
+@dataclass(frozen=True)
+class PrizeCondition:
+    id: str
+    name: str
+    kind: str = "max"                      # max, min, sum, count
+
+
+@dataclass(frozen=True)
+class SlipsData:
+    info: DocInfo
+    mode: str
+    tables: tuple[TableLine, ...]
+    prize_conditions: tuple[PrizeCondition, ...] = ()
+    uses_votes: bool = True
+    best_of: int = 3
+
+
+@dataclass(frozen=True)
+class PrizeSlip:
+    title: str                             # "1st place" / a prize condition's name
+    name: str                              # the winner
+    detail: str = ""                       # "12 points" / "value 27"
+
+
+@dataclass(frozen=True)
+class PrizeSlipsData:
+    info: DocInfo
+    slips: tuple[PrizeSlip, ...]
+
+
+@dataclass(frozen=True)
+class CardLine:
+    count: int
+    name: str
+
+
+@dataclass(frozen=True)
+class DeckSheet:
+    player: str
+    ruleset_name: str
+    status: str                            # "legal", "illegal" or "missing"
+    generals: tuple[str, ...] = ()
+    main: tuple[tuple[str, tuple[CardLine, ...]], ...] = ()      # (type, cards) groups in print order
+    sideboard: tuple[CardLine, ...] = ()
+    summary: str = ""
+    findings: tuple[tuple[str, str], ...] = ()                    # (severity, message)
+    submitted: str = ""
+    main_count: int = 0
+    sideboard_count: int = 0
+
+
+@dataclass(frozen=True)
+class DecklistsData:
+    info: DocInfo
+    sheets: tuple[DeckSheet, ...]
+
+
+@dataclass(frozen=True)
+class DeckCheckLine:
+    name: str
+    status: str
+    generals: str
+    errors: int
+    warnings: int
+    summary: str
+
+
+@dataclass(frozen=True)
+class DeckCheckData:
+    info: DocInfo
+    ruleset_name: str
+    rows: tuple[DeckCheckLine, ...]
+
+
+@dataclass(frozen=True)
+class RulesData:
+    info: DocInfo
+    ruleset_name: str
+    ruleset_source: str
+    deck_rules: tuple[str, ...]
+    game_rules: tuple[str, ...]            # mulligan, life and general damage, tax, poison ...
+    swap_rule: str
+    banlist: tuple[str, ...]
+    banlist_added: tuple[str, ...] = ()
+    banlist_removed: tuple[str, ...] = ()
+    banlist_note: str = ""                 # e.g. the card data's Commander banlist
+    banned_as_general: tuple[str, ...] = ()
+    scoring_name: str = ""
+    scoring_rules: tuple[str, ...] = ()
+    prize_conditions: tuple[str, ...] = ()

@@ -1,0 +1,357 @@
+"""One class per printed document; each takes plain data (tournament.printing.data) and returns PDF bytes.
+
+    pdf = PairingsByTable(pairings_data).render()
+    pdf = render("standings", standings_data)
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, PageBreak, Spacer
+
+from . import data as d
+from .base import CutLine, PrintDocument, TextRows, number_text, para
+
+BOX = "\u2610"          # ☐
+
+
+def name_key(name: str) -> tuple:
+    """Alphabetical by the name as written, for every script, with no locale: NFKD, accents last."""
+    decomposed = unicodedata.normalize("NFKD", name or "")
+    base = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return (base, decomposed.casefold(), name or "")
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# ----------------------------------------------------------------- 1. pairings by table
+
+class PairingsByTable(PrintDocument):
+    slug = "pairings-by-table"
+    title = "Pairings by table"
+    needs_round = True
+    data_type = d.PairingsData
+
+    def story(self) -> list:
+        data: d.PairingsData = self.data
+        out = [para(f"{self.title} — {self.round_text()}", "title")]
+        tables = [t for t in data.tables if t.kind != "bye"]
+        byes = [t for t in data.tables if t.kind == "bye"]
+        w = self.frame_width
+        if not data.tables:
+            out.append(para("This round has no tables."))
+        if data.mode == "duel" or any(t.kind == "match" for t in tables):
+            rows = []
+            for t in tables:
+                names = [s.name for s in t.seats] + [""] * (2 - len(t.seats))
+                rows.append((f"Table {t.number}", names[0], "vs", names[1]))
+            if rows:
+                out.append(TextRows(rows, [24 * mm, (w - 36 * mm) / 2, 12 * mm, (w - 36 * mm) / 2], size=11,
+                                    header=("Table", "Player (seat 1)", "", "Player (seat 2)"), bold=(0,),
+                                    align=["left", "left", "center", "left"], zebra=True))
+        else:
+            rows, groups = [], []
+            for t in tables:
+                groups.append(len(rows))
+                for i, s in enumerate(t.seats):
+                    rows.append((f"Table {t.number}" if i == 0 else "", f"Seat {s.seat}", s.name))
+            if rows:
+                out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,), groups=groups,
+                                    header=("Table", "Seat", "Player")))
+        if byes:
+            out.append(para("Byes", "h2"))
+            rows = [(f"Table {t.number}", "bye", ", ".join(s.name for s in t.seats)) for t in byes]
+            out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,)))
+        return out
+
+
+# ----------------------------------------------------------------- 2. pairings by name
+
+class PairingsByName(PrintDocument):
+    slug = "pairings-by-name"
+    title = "Pairings by name"
+    needs_round = True
+    data_type = d.PairingsData
+
+    def story(self) -> list:
+        data: d.PairingsData = self.data
+        entries = []
+        for t in data.tables:
+            for s in t.seats:
+                entries.append((name_key(s.name), t.number, s.seat, s, t))
+        entries.sort(key=lambda e: e[:3])
+        w = self.frame_width
+        duel = data.mode == "duel"
+        header = ("Name", "Table", "Seat")
+        widths = [w - 50 * mm, 25 * mm, 25 * mm]
+        align = ["left", "right", "right"]
+        if duel:
+            header += ("Opponent",)
+            widths = [(w - 50 * mm) * 0.55, 25 * mm, 25 * mm, (w - 50 * mm) * 0.45]
+            align.append("left")
+        rows = []
+        for _k, _n, _s, s, t in entries:
+            bye = t.kind == "bye"
+            row = (s.name, str(t.number), "bye" if bye else str(s.seat))
+            if duel:
+                row += ("—" if bye else ", ".join(o.name for o in t.seats if o is not s),)
+            rows.append(row)
+        out = [para(f"{self.title} — {self.round_text()}", "title")]
+        if not rows:
+            out.append(para("This round has no players seated."))
+            return out
+        return out + [TextRows(rows, widths, size=16, header=header, align=align, zebra=True, bold=(1,))]
+
+
+# ----------------------------------------------------------------- 3. standings
+
+class Standings(PrintDocument):
+    slug = "standings"
+    title = "Standings"
+    uses_round = True
+    data_type = d.StandingsData
+
+    def story(self) -> list:
+        data: d.StandingsData = self.data
+        heading = self.title + (f" after round {data.after_round}" if data.after_round else "")
+        out = [para(heading, "title"), para(f"Scoring: {data.profile_name}", "small"), Spacer(1, 3 * mm)]
+        cols = list(data.columns)
+        header = ("#", "Name", "Points", *cols, "Record") + (("Votes",) if data.uses_votes else ())
+        rows = []
+        for r in data.rows:
+            row = (str(r.rank), r.name, number_text(r.points),
+                   *(number_text(r.tiebreakers.get(c, "")) for c in cols), r.record)
+            if data.uses_votes:
+                row += (str(r.votes),)
+            rows.append(row)
+        w = self.frame_width
+        fixed = 12 * mm + 16 * mm + 20 * mm * len(cols) + 30 * mm + (14 * mm if data.uses_votes else 0)
+        name_w = max(40 * mm, w - fixed)
+        widths = [12 * mm, name_w, 16 * mm] + [20 * mm] * len(cols) + [30 * mm]
+        if data.uses_votes:
+            widths.append(14 * mm)
+        if not rows:
+            return out + [para("No results yet.")]
+        align = ["right", "left"] + ["right"] * (len(widths) - 2)
+        return out + [TextRows(rows, widths, size=10, header=header, align=align, zebra=True, bold=(2,))]
+
+
+# ----------------------------------------------------------------- 4. result slips
+
+class ResultSlips(PrintDocument):
+    slug = "result-slips"
+    title = "Result slips"
+    needs_round = True
+    data_type = d.SlipsData
+
+    def story(self) -> list:
+        data: d.SlipsData = self.data
+        out = []
+        slips = [t for t in data.tables if t.kind != "bye"]
+        if not slips:
+            return [para("This round has no tables to report.")]
+        for i, t in enumerate(slips):
+            block = self._match_slip(t) if t.kind == "match" else self._pod_slip(t)
+            if i:
+                out.append(CutLine())
+            out.append(KeepTogether(block))
+        return out
+
+    def _title(self, t: d.TableLine) -> list:
+        return [para(f"Table {t.number} · {self.round_text()} · {self.info.event_name}", "h2")]
+
+    def _signatures(self, t: d.TableLine) -> list:
+        w = self.frame_width
+        rows = [[para(f"{s.name}", "cell"), para("Signature: ________________________", "cell")] for s in t.seats]
+        return [Spacer(1, 2 * mm), para("Signatures: every player confirms the result", "h3"),
+                self.table(rows, [w * 0.45, w * 0.55], header=False,
+                           extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)])]
+
+    def _pod_slip(self, t: d.TableLine) -> list:
+        data: d.SlipsData = self.data
+        w = self.frame_width
+        header = [para("Seat", "head"), para("Player", "head"), para("Survived", "head"),
+                  para("Eliminated (order)", "head")]
+        widths = [12 * mm, w - 12 * mm - 22 * mm - 34 * mm, 22 * mm, 34 * mm]
+        rows = [[para(str(s.seat), "cell"), para(s.name, "cell"), para(BOX, "big"), para(f"{BOX}  #____", "big")]
+                for s in t.seats]
+        block = self._title(t) + [self.table([header] + rows, widths)]
+        if data.uses_votes:
+            block.append(para("Votes: each player names the one other player who made the game most fun", "h3"))
+            vrows = [[para(f"{s.name} votes for:", "cell"), para("_" * 34, "cell")] for s in t.seats]
+            block.append(self.table(vrows, [w * 0.45, w * 0.55], header=False,
+                                    extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
+        if data.prize_conditions:
+            block.append(para("Alternate prize conditions (holder and value)", "h3"))
+            prow = [[para(c.name, "cell"), para("Player: ____________________  Value: ______", "cell")]
+                    for c in data.prize_conditions]
+            block.append(self.table(prow, [w * 0.45, w * 0.55], header=False,
+                                    extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
+        return block + self._signatures(t)
+
+    def _match_slip(self, t: d.TableLine) -> list:
+        data: d.SlipsData = self.data
+        w = self.frame_width
+        games = max(1, data.best_of or 3)
+        header = [para("Seat", "head"), para("Player", "head")] + [para(f"Game {g} won", "head")
+                                                                    for g in range(1, games + 1)]
+        gw = 22 * mm
+        widths = [12 * mm, w - 12 * mm - gw * games] + [gw] * games
+        rows = [[para(str(s.seat), "cell"), para(s.name, "cell")] + [para(BOX, "big") for _ in range(games)]
+                for s in t.seats]
+        rows.append([para("", "cell"), para("Drawn game", "cell")] + [para(BOX, "big") for _ in range(games)])
+        return self._title(t) + [self.table([header] + rows, widths)] + self._signatures(t)
+
+
+# ----------------------------------------------------------------- 5. prize slips
+
+class PrizeSlips(PrintDocument):
+    slug = "prize-slips"
+    title = "Prize slips"
+    data_type = d.PrizeSlipsData
+
+    def story(self) -> list:
+        data: d.PrizeSlipsData = self.data
+        if not data.slips:
+            return [para("No prizes to hand out yet: no results have been entered.")]
+        out = []
+        w = self.frame_width
+        for i, slip in enumerate(data.slips):
+            rows = [[para(self.info.event_name, "center")], [para(slip.title, "h2")], [para(slip.name, "huge")],
+                    [para(slip.detail, "center")],
+                    [para("Handed over by: ________________   Received (signature): ________________", "small")]]
+            box = self.table(rows, [w], header=False, nosplit=True,
+                             extra=[("BOX", (0, 0), (-1, -1), 1, colors.black),
+                                    ("LINEBELOW", (0, 0), (-1, -1), 0, colors.white),
+                                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                                    ("TOPPADDING", (0, 0), (-1, -1), 5)])
+            if i:
+                out.append(CutLine())
+            out.append(box)
+        return out
+
+
+# ----------------------------------------------------------------- 6. decklists and the deck check report
+
+class Decklists(PrintDocument):
+    slug = "decklists"
+    title = "Decklists"
+    data_type = d.DecklistsData
+
+    def story(self) -> list:
+        data: d.DecklistsData = self.data
+        out = []
+        for i, sheet in enumerate(data.sheets):
+            if i:
+                out.append(PageBreak())
+            out += self._sheet(sheet)
+        return out or [para("No players registered.")]
+
+    def _cards(self, cards) -> list:
+        return [para(f"{c.count}  {c.name}", "cell") for c in cards]
+
+    def _sheet(self, s: d.DeckSheet) -> list:
+        w = self.frame_width
+        out = [para(s.player, "title"),
+               para(f"Ruleset: {s.ruleset_name} · Deck: {s.status}"
+                    + (f" · submitted {s.submitted}" if s.submitted else ""), "small")]
+        if s.status == "missing":
+            return out + [Spacer(1, 4 * mm), para("No decklist submitted.")]
+        out.append(para("General" + ("s" if len(s.generals) > 1 else ""), "h2"))
+        out += [para(g, "body") for g in s.generals] or [para("none named", "body")]
+        out.append(para(f"Main deck ({s.main_count})", "h2"))
+        col: list = []
+        for kind, cards in s.main:
+            col.append(para(f"{kind} ({sum(c.count for c in cards)})", "h3"))
+            col += self._cards(cards)
+        half = (len(col) + 1) // 2
+        left, right = col[:half], col[half:]
+        rows = [[left[i] if i < len(left) else "", right[i] if i < len(right) else ""] for i in range(half)]
+        if rows:
+            out.append(self.table(rows, [w / 2, w / 2], header=False,
+                                  extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white),
+                                         ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                         ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                         ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+        out.append(para(f"Sideboard ({s.sideboard_count})", "h2"))
+        out += self._cards(s.sideboard) or [para("none", "body")]
+        out.append(para("Deck check", "h2"))
+        out.append(para(s.summary or s.status, "body"))
+        for severity, message in s.findings:
+            out.append(para(f"{severity}: {message}", "bullet"))
+        out += [Spacer(1, 6 * mm), para("Checked by (judge): ____________________   Time: ________", "body")]
+        return out
+
+
+class DeckCheckReport(PrintDocument):
+    slug = "deck-check-report"
+    title = "Deck check report"
+    data_type = d.DeckCheckData
+
+    def story(self) -> list:
+        data: d.DeckCheckData = self.data
+        counts = {k: sum(1 for r in data.rows if r.status == k) for k in ("legal", "illegal", "missing")}
+        out = [para(self.title, "title"),
+               para(f"Ruleset: {data.ruleset_name} · {len(data.rows)} players: {counts['legal']} legal, "
+                    f"{counts['illegal']} illegal, {counts['missing']} missing", "body"), Spacer(1, 3 * mm)]
+        w = self.frame_width
+        header = [para(h, "head") for h in ("Player", "Deck", "General", "Errors", "Warnings", "Summary")]
+        widths = [40 * mm, 18 * mm, 40 * mm, 15 * mm, 18 * mm, w - 131 * mm]
+        rows = [[para(r.name, "cell"), para(r.status, "cell-bold" if r.status != "legal" else "cell"),
+                 para(r.generals, "cell"), para(str(r.errors), "cell"), para(str(r.warnings), "cell"),
+                 para(r.summary, "small")] for r in data.rows]
+        if not rows:
+            return out + [para("No players registered.")]
+        return out + [self.table([header] + rows, widths, zebra=True)]
+
+
+# ----------------------------------------------------------------- 7. event rules sheet
+
+class RulesSheet(PrintDocument):
+    slug = "rules"
+    title = "Event rules"
+    data_type = d.RulesData
+
+    def story(self) -> list:
+        r: d.RulesData = self.data
+        out = [para(f"{self.title}: {r.ruleset_name}", "title")]
+        if r.ruleset_source:
+            out.append(para(f"Source: {r.ruleset_source}", "small"))
+        out.append(para("Deck rules", "h2"))
+        out += [para(t, "bullet") for t in r.deck_rules]
+        out.append(para("Banned cards", "h2"))
+        if r.banlist:
+            added = set(r.banlist_added)
+            names = [n + (" (added by the organizer)" if n in added else "") for n in r.banlist]
+            out.append(para("; ".join(names) + ".", "body"))
+        else:
+            out.append(para("No cards are on this event's banlist.", "body"))
+        if r.banlist_note:
+            out.append(para(r.banlist_note, "body"))
+        if r.banlist_removed:
+            out.append(para("Taken off the list by the organizer (legal here): " + "; ".join(r.banlist_removed) + ".",
+                            "body"))
+        if r.banned_as_general:
+            out.append(para("Banned as general only: " + "; ".join(r.banned_as_general) + ".", "body"))
+        out.append(para("Starting the game", "h2"))
+        out.append(para(r.swap_rule, "bullet"))
+        out += [para(t, "bullet") for t in r.game_rules]
+        out.append(para(f"Scoring: {r.scoring_name}", "h2"))
+        out += [para(t, "bullet") for t in r.scoring_rules]
+        if r.prize_conditions:
+            out.append(para("Alternate prizes", "h3"))
+            out += [para(t, "bullet") for t in r.prize_conditions]
+        return out
+
+
+DOCUMENTS: dict[str, type[PrintDocument]] = {cls.slug: cls for cls in (
+    PairingsByTable, PairingsByName, Standings, ResultSlips, PrizeSlips, Decklists, DeckCheckReport, RulesSheet)}
+
+
+def render(slug: str, data) -> bytes:
+    return DOCUMENTS[slug](data).render()

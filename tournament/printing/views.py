@@ -1,0 +1,38 @@
+"""Download routes for printouts (organizer and judges).
+
+    GET /events/<id>/print                         the list of documents
+    GET /events/<id>/print/<document>.pdf?round=N  one document as PDF
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, g, render_template, request
+
+from ..events import operations as event_ops
+from ..events.views import staff_required
+from ..rounds import operations as rounds
+from . import operations as ops
+from .documents import DOCUMENTS
+
+bp = Blueprint("printing", __name__)
+
+
+@bp.get("/events/<int:event_id>/print")
+@staff_required
+def index(event_id):
+    event = event_ops.get_event(event_id)
+    event_ops.require_staff(g.user, event)
+    return render_template("printing/index.html", event=event, documents=list(DOCUMENTS.values()),
+                           rounds=rounds.rounds_of(event))
+
+
+@bp.get("/events/<int:event_id>/print/<document>.pdf")
+@staff_required
+def download(event_id, document):
+    event = event_ops.get_event(event_id)
+    event_ops.require_staff(g.user, event)
+    pdf, filename = ops.build_document(event, document, request.args.get("round"))
+    response = Response(pdf, mimetype="application/pdf")
+    disposition = "attachment" if request.args.get("download") else "inline"
+    response.headers["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,191 @@
+"""Sideboard swaps as plain data: a deck's lists, swap pairs, and whether the result is legal.
+
+No Flask, no database. The legality of the deck after the swaps is decided by
+`tournament.decks.checks.check_deck` on the resulting list (colour identity,
+singleton, banlist, deck size), not by rules re-implemented here.
+
+Decisions:
+
+* A swap is one card out of the main deck for one card in from the sideboard,
+  so the main deck keeps its count; the general(s) never change.
+* Several pairs in one submission are applied in order and accepted or refused
+  together. A pair may bring in a card an earlier pair of the same submission
+  put into the sideboard (a chain), but never the same physical card twice.
+* "The deck stays legal": after the swaps, every error `check_deck` finds
+  about a card that is in the general's zone or the main deck, or about the
+  deck as a whole (deck size, no general), refuses the submission. Problems
+  only about cards left in the sideboard (a sideboard card outside the
+  general's colours, the sideboard's size) were accepted at registration and
+  do not block swaps: they block only bringing that card in.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..decks.checks import DeckCheck, check_deck
+from ..decks.domain import Entry, ParsedDeck
+
+MAX_PAIRS = 15                     # the largest sideboard any ruleset allows
+SIDEBOARD_ONLY_CODES = frozenset({"SIDEBOARD_SIZE", "IGNORED"})
+
+
+class SwapError(ValueError):
+    """A refused swap; `message` is worded for the player, `pair` is the 0-based pair at fault."""
+
+    def __init__(self, message: str, pair: int | None = None, findings: list[dict] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.pair = pair
+        self.findings = findings or []
+
+
+@dataclass(frozen=True)
+class DeckLists:
+    """The cards a player plays with: general(s), main deck and sideboard, as name -> count."""
+    generals: tuple[str, ...]
+    main: dict[str, int] = field(default_factory=dict)
+    sideboard: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def main_count(self) -> int:
+        return sum(self.main.values())
+
+    @property
+    def sideboard_count(self) -> int:
+        return sum(self.sideboard.values())
+
+    def to_json(self) -> dict:
+        return {"generals": list(self.generals), "main": _sorted(self.main), "sideboard": _sorted(self.sideboard)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "DeckLists":
+        return cls(tuple(data.get("generals") or ()), dict(data.get("main") or {}), dict(data.get("sideboard") or {}))
+
+
+@dataclass(frozen=True)
+class Pair:
+    card_out: str
+    card_in: str
+
+
+def _sorted(cards: dict[str, int]) -> dict[str, int]:
+    return {k: cards[k] for k in sorted(cards, key=str.casefold) if cards[k] > 0}
+
+
+def lists_from_parsed(deck: ParsedDeck, canonical=lambda name: name) -> DeckLists:
+    """A parsed decklist's lists, names made canonical (the pool's spelling) by `canonical`.
+
+    Companions listed apart count as sideboard cards (they are swapped like one).
+    Absorbed duplicates (Arena's companion listed twice) are merged by name.
+    """
+    def counts(entries) -> Counter:
+        c: Counter = Counter()
+        for e in entries:
+            c[canonical(e.name)] += e.count
+        return c
+
+    side = counts(deck.sideboard)
+    for name, n in counts(deck.companions).items():
+        side[name] = max(side[name], n)
+    generals = tuple(dict.fromkeys(canonical(e.name) for e in deck.commanders))
+    return DeckLists(generals, dict(counts(deck.main)), dict(side))
+
+
+def _find(cards: dict[str, int], name: str) -> str | None:
+    """The key in `cards` that `name` means (case-insensitive), or None."""
+    if cards.get(name, 0) > 0:
+        return name
+    folded = name.casefold().strip()
+    return next((k for k, n in cards.items() if n > 0 and k.casefold() == folded), None)
+
+
+def apply_pairs(lists: DeckLists, pairs: list[Pair]) -> DeckLists:
+    """The lists after the pairs, in order; SwapError for a pair the current lists cannot make."""
+    if not pairs:
+        raise SwapError("Choose at least one card out and one card in.")
+    if len(pairs) > MAX_PAIRS:
+        raise SwapError(f"{len(pairs)} swaps at once is more than the sideboard can hold; send at most {MAX_PAIRS}.")
+    main, side = dict(lists.main), dict(lists.sideboard)
+    generals = {g.casefold() for g in lists.generals}
+    for i, p in enumerate(pairs):
+        where = f"Swap {i + 1}: " if len(pairs) > 1 else ""
+        if not p.card_out or not p.card_in:
+            raise SwapError(f"{where}name a card to take out and a card to bring in.", i)
+        if p.card_out.casefold().strip() in generals or p.card_in.casefold().strip() in generals:
+            raise SwapError(f"{where}your general cannot be swapped; it stays in the command zone.", i)
+        out = _find(main, p.card_out)
+        if out is None:
+            raise SwapError(f"{where}{p.card_out} is not in your main deck"
+                            + (" any more (an earlier swap took it out)." if _find(lists.main, p.card_out)
+                               else "; choose a card from your current main deck."), i)
+        came_in = _find(side, p.card_in)
+        if came_in is None:
+            raise SwapError(f"{where}{p.card_in} is not in your sideboard"
+                            + (" any more (an earlier swap brought it in)." if _find(lists.sideboard, p.card_in)
+                               else "; choose a card from your current sideboard."), i)
+        main[out] -= 1
+        side[out] = side.get(out, 0) + 1
+        side[came_in] -= 1
+        main[came_in] = main.get(came_in, 0) + 1
+        main, side = _sorted(main), _sorted(side)
+    return DeckLists(lists.generals, main, side)
+
+
+def to_parsed(lists: DeckLists) -> ParsedDeck:
+    """The lists as a parsed deck (one line per card, generals first) for check_deck."""
+    deck = ParsedDeck()
+    line = 0
+    for section, target, cards in (("commander", deck.commanders, {g: 1 for g in lists.generals}),
+                                   ("main", deck.main, lists.main), ("sideboard", deck.sideboard, lists.sideboard)):
+        for name, count in cards.items():
+            line += 1
+            target.append(Entry(count=count, name=name, line=line, section=section, raw=f"{count} {name}"))
+    return deck
+
+
+def blocking_errors(lists: DeckLists, check: DeckCheck) -> list[dict]:
+    """The check's errors that concern the cards played (general, main deck) or the deck as a whole."""
+    played = {n.casefold() for n in (*lists.generals, *lists.main)}
+    out = []
+    for f in check.errors:
+        if f.code in SIDEBOARD_ONLY_CODES:
+            continue
+        if f.card is not None and f.card.casefold() not in played:
+            continue
+        out.append(f.to_json())
+    return out
+
+
+def check_lists(lists: DeckLists, pool, ruleset: str, banlist_add=(), banlist_remove=()) -> list[dict]:
+    return blocking_errors(lists, check_deck(to_parsed(lists), pool, ruleset, banlist_add, banlist_remove))
+
+
+def validate_swaps(lists: DeckLists, pairs: list[Pair], pool, ruleset: str, banlist_add=(),
+                   banlist_remove=()) -> DeckLists:
+    """The lists after the pairs when the result is a legal deck of the same size; SwapError otherwise."""
+    after = apply_pairs(lists, pairs)
+    assert after.main_count == lists.main_count and after.generals == lists.generals
+    errors = check_lists(after, pool, ruleset, banlist_add, banlist_remove)
+    if errors:
+        raise SwapError("After these swaps the deck would not be legal: "
+                        + " ".join(e["message"] for e in errors[:5])
+                        + " Nothing was swapped; choose other cards.", findings=errors)
+    return after
+
+
+def parse_pairs(raw) -> list[Pair]:
+    """[{"out": name, "in": name}, ...] (also "card_out"/"card_in") -> pairs; SwapError for anything else."""
+    if not isinstance(raw, list):
+        raise SwapError("Send the swaps as a list of {\"out\": card, \"in\": card} pairs.")
+    pairs = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise SwapError(f"Swap {i + 1} must be an object with \"out\" and \"in\".", i)
+        out = item.get("out", item.get("card_out"))
+        into = item.get("in", item.get("card_in"))
+        if not isinstance(out, str) or not isinstance(into, str) or not out.strip() or not into.strip() \
+                or len(out) > 200 or len(into) > 200:
+            raise SwapError(f"Swap {i + 1}: name the card out and the card in (text, at most 200 characters).", i)
+        pairs.append(Pair(out.strip(), into.strip()))
+    return pairs

@@ -1,0 +1,444 @@
+"""Sideboard swaps: the window with its stored deadline, submitting and undoing swaps, deck versions.
+
+Rules (RULES.md "Starting a game" step 2, "1v1 matches"):
+
+* When a table's game starts (rounds.operations.start_round sets
+  GameTable.started_at) its swap window opens; the deadline is stored on the
+  server (`SwapWindow.deadline` = start + Event.swap_seconds) the first time
+  anyone looks at it, so changing the event setting later does not move an
+  open window, and reloading a page never resets it.
+* A 1v1 match sideboards before games 2 and 3 with no time limit, until that
+  game is started (`start_duel_game`). Game N's deck starts as game N-1's.
+  After game 1's deadline a match player's swaps are for game 2.
+* Each table (round) starts again from the registered list.
+* Every change is one transaction that first locks the player's registration
+  row (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises writers), so
+  concurrent submissions for one player are applied one after the other and
+  none is lost or applied twice. DeckVersion.revision is an optimistic lock
+  as well, and a check constraint keeps general(s) + main deck at the deck size.
+* Staff (judges, the organizer) may enter swaps for a player (logged as
+  entered by them); after the deadline only staff, with a reason (logged).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from ..auth.models import User
+from ..cards.models import utcnow
+from ..cards.repository import DbCardPool
+from ..decks.parser import parse_decklist
+from ..decks.rulesets import get_ruleset
+from ..errors import NotFound, Refused
+from ..events.models import Registration
+from ..events.operations import actor_name, log, staff_for
+from ..extensions import db
+from ..rounds.models import DuelGame, GameTable, Round, Seat
+from . import domain
+from .domain import DeckLists, Pair, SwapError
+from .models import DeckVersion, Swap, SwapWindow
+
+MAX_REASON = 500
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value
+
+
+def iso(value: datetime | None) -> str | None:
+    value = aware(value)
+    return value.isoformat() if value else None
+
+
+# ----------------------------------------------------------------- where the player plays
+
+def current_table(reg: Registration) -> GameTable | None:
+    """The player's table in the latest published, unfinished round (byes have no game)."""
+    return db.session.execute(
+        sa.select(GameTable).join(Seat, Seat.table_id == GameTable.id).join(Round, Round.id == GameTable.round_id)
+        .where(Seat.registration_id == reg.id, Round.status == "published", GameTable.kind != "bye")
+        .order_by(Round.number.desc()).limit(1)).scalar()
+
+
+def _windows(table: GameTable) -> dict[int, SwapWindow]:
+    return {w.game: w for w in db.session.execute(
+        sa.select(SwapWindow).where(SwapWindow.table_id == table.id)).scalars()}
+
+
+def _get_or_create(model, lookup: dict, make):
+    """The row matching `lookup`, created by `make()` if missing; a concurrent creator's row wins."""
+    row = db.session.execute(sa.select(model).filter_by(**lookup)).scalar()
+    if row is not None:
+        return row
+    try:
+        with db.session.begin_nested():
+            row = make()
+            db.session.add(row)
+            db.session.flush()
+        return row
+    except IntegrityError:
+        return db.session.execute(sa.select(model).filter_by(**lookup)).scalar_one()
+
+
+def window(table: GameTable, game: int = 1) -> SwapWindow | None:
+    """The swap window before `game` at this table, stored on first use; None until it can open."""
+    if table.started_at is None or table.kind == "bye":
+        return None
+    if game == 1:
+        event = table.round.event
+        start = aware(table.started_at)
+        return _get_or_create(SwapWindow, {"table_id": table.id, "game": 1}, lambda: SwapWindow(
+            table_id=table.id, game=1, opens_at=start, deadline=start + timedelta(seconds=event.swap_seconds)))
+    if table.kind != "match" or game not in (2, 3):
+        return None
+    opens = aware(table.started_at)                      # game 2: sideboarding may begin once game 1 has
+    if game == 3:
+        previous = _windows(table).get(2)
+        if previous is None or previous.closed_at is None:
+            return None
+        opens = aware(previous.closed_at)                 # game 3: once game 2 has started
+    return _get_or_create(SwapWindow, {"table_id": table.id, "game": game}, lambda: SwapWindow(
+        table_id=table.id, game=game, opens_at=opens, deadline=None))
+
+
+def last_started_game(table: GameTable) -> int:
+    windows = _windows(table)
+    return max([1] + [n for n in (2, 3) if windows.get(n) and windows[n].closed_at is not None])
+
+
+def target_game(table: GameTable, now: datetime | None = None) -> int | None:
+    """The game the player's swaps are for now: 1 in pods; in a match the next game once game 1's window
+    has closed; None when a match's third game is under way."""
+    if table.kind != "match":
+        return 1
+    now = now or utcnow()
+    last = last_started_game(table)
+    if last == 1:
+        w = window(table, 1)
+        if w is not None and now <= aware(w.deadline):
+            return 1
+        return 2
+    return last + 1 if last < 3 else None
+
+
+def is_open(w: SwapWindow | None, now: datetime | None = None) -> bool:
+    if w is None or w.closed_at is not None:
+        return False
+    now = now or utcnow()
+    if now < aware(w.opens_at):
+        return False
+    return w.deadline is None or now <= aware(w.deadline)
+
+
+def window_json(w: SwapWindow | None, now: datetime | None = None) -> dict | None:
+    if w is None:
+        return None
+    now = now or utcnow()
+    deadline = aware(w.deadline)
+    left = max(0.0, (deadline - now).total_seconds()) if deadline and w.closed_at is None else None
+    if w.closed_at is not None:
+        left = 0.0
+    return {"game": w.game, "open": is_open(w, now), "opens_at": iso(w.opens_at), "deadline": iso(deadline),
+            "closed_at": iso(w.closed_at), "seconds_left": left, "no_limit": deadline is None,
+            "server_time": iso(now)}
+
+
+# ----------------------------------------------------------------- deck versions
+
+def registered_lists(reg: Registration) -> DeckLists:
+    if reg.deck is None:
+        raise Refused(f"{reg.name} has no registered decklist, so there is nothing to swap. Submit the list "
+                      f"(or ask a judge) first.", status=409)
+    parsed = parse_decklist(reg.deck.text)
+    names = list(dict.fromkeys(e.name for e in parsed.entries()))
+    resolved = DbCardPool().resolve(names) if names else {}
+    return domain.lists_from_parsed(parsed, lambda n: resolved[n].name if resolved.get(n) is not None else n)
+
+
+def deck_version(reg: Registration, table: GameTable, game: int = 1) -> DeckVersion:
+    """The deck `reg` plays in `game` at `table`, made from the registered list (or the previous game's)."""
+    def make():
+        if game > 1:
+            base = deck_version(reg, table, game - 1)
+            lists, decklist_id = DeckLists.from_json(
+                {"generals": base.generals, "main": base.main, "sideboard": base.sideboard}), base.decklist_id
+        else:
+            lists, decklist_id = registered_lists(reg), reg.deck_id
+        return DeckVersion(registration_id=reg.id, table_id=table.id, game=game, decklist_id=decklist_id,
+                           generals=list(lists.generals), main=lists.main, sideboard=lists.sideboard,
+                           general_count=len(lists.generals), main_count=lists.main_count,
+                           deck_size=len(lists.generals) + lists.main_count)
+    return _get_or_create(DeckVersion, {"registration_id": reg.id, "table_id": table.id, "game": game}, make)
+
+
+def version_lists(v: DeckVersion) -> DeckLists:
+    return DeckLists(tuple(v.generals or ()), dict(v.main or {}), dict(v.sideboard or {}))
+
+
+def swaps_of(reg: Registration, table: GameTable | None = None, game: int | None = None,
+             active_only: bool = False) -> list[Swap]:
+    stmt = sa.select(Swap).where(Swap.registration_id == reg.id)
+    if table is not None:
+        stmt = stmt.where(Swap.table_id == table.id)
+    if game is not None:
+        stmt = stmt.where(Swap.game == game)
+    if active_only:
+        stmt = stmt.where(Swap.undone_at.is_(None))
+    return list(db.session.execute(stmt.order_by(Swap.at, Swap.id)).scalars())
+
+
+# ----------------------------------------------------------------- changing the deck
+
+@dataclass
+class SwapResult:
+    registration: Registration
+    table: GameTable | None
+    game: int | None
+    made: list[Swap]
+    undone: list[Swap]
+
+
+def _lock(reg: Registration) -> None:
+    """Serialise every change to one player's deck (a no-op on SQLite, whose writers are serial anyway)."""
+    db.session.execute(sa.select(Registration.id).where(Registration.id == reg.id).with_for_update())
+
+
+def _clean_reason(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise Refused("The override reason must be text.", field="override_reason")
+    value = " ".join(value.split())
+    if len(value) > MAX_REASON:
+        raise Refused(f"The override reason is {len(value)} characters; the limit is {MAX_REASON}.",
+                      field="override_reason")
+    return value or None
+
+
+def _closed_message(w: SwapWindow | None, table: GameTable, game: int) -> str:
+    if w is None:
+        return f"Sideboarding for game {game} has not opened yet."
+    if w.closed_at is not None:
+        return f"Game {game} has started, so sideboarding for it is closed."
+    deadline = aware(w.deadline)
+    return (f"The swap window for table {table.number} closed at {deadline:%H:%M:%S} UTC "
+            f"({table.round.event.swap_seconds} seconds after the game started). Swaps are no longer accepted; "
+            f"if something went wrong, ask a judge.")
+
+
+def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = None, game: int | None = None,
+                 override_reason=None) -> SwapResult:
+    """Make `pairs` and undo the swaps with ids in `undo`, all or nothing.
+
+    `user` is staff entering for the player (None: the player, by access code). After the deadline only staff
+    with an override reason. Nothing to do (no pairs, no undo) changes nothing and answers the current state.
+    """
+    staff = staff_for(user, reg.event)
+    if user is not None and staff is None:
+        raise Refused("Only the event's staff can enter swaps for a player.", status=403)
+    actor = actor_name(staff) if staff else "player"
+    reason = _clean_reason(override_reason)
+    if reason and not staff:
+        raise Refused("Only a judge can override the swap window.", status=403, field="override_reason")
+    try:
+        pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
+    except SwapError as e:
+        raise Refused(e.message, field="pairs") from None
+    if not isinstance(undo, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in undo):
+        raise Refused("`undo` must be a list of swap ids.", field="undo")
+    if game is not None and (not isinstance(game, int) or isinstance(game, bool) or game not in (1, 2, 3)):
+        raise Refused("The game must be 1, 2 or 3.", field="game")
+    table = current_table(reg)
+    if not pairs and not undo:
+        return SwapResult(reg, table, target_game(table) if table and table.started_at else None, [], [])
+
+    event = reg.event
+    if not event.sideboard_enabled or get_ruleset(event.ruleset).sideboard_max == 0:
+        raise Refused("This event does not use sideboards, so there is nothing to swap.", status=409)
+    if reg.dropped_at is not None and not staff:
+        raise Refused("You have dropped from this event.", status=409)
+    if table is None:
+        raise Refused("You are not seated at a table of a published round, so there is no swap window.",
+                      status=409)
+    if table.started_at is None:
+        raise Refused(f"The game at table {table.number} has not started yet; the swap window opens when it "
+                      f"starts.", status=409)
+    _lock(reg)
+    now = utcnow()
+    target = target_game(table, now)
+    game = game or target
+    if game is None:
+        raise Refused("The match's third game has started; there is no more sideboarding.", status=409)
+    if game != 1 and table.kind != "match":
+        raise Refused("Only 1v1 matches have games 2 and 3.", field="game")
+    w = window(table, game)
+    override = None
+    if not is_open(w, now):
+        message = _closed_message(w, table, game)
+        if not staff:
+            raise Refused(message, status=409)
+        if not reason:
+            raise Refused(message + " To override as a judge, give a reason.", status=409, field="override_reason")
+        override = reason
+
+    version = deck_version(reg, table, game)
+    db.session.refresh(version)          # the latest committed lists, read under the lock
+    lists = version_lists(version)
+    undone = []
+    if undo:
+        active = {s.id: s for s in swaps_of(reg, table, game, active_only=True)}
+        inverse = []
+        for sid in dict.fromkeys(undo):
+            s = active.get(sid)
+            if s is None:
+                raise Refused(f"Swap {sid} is not one of your swaps for this game that can be undone (it may be "
+                              f"undone already).", status=409, field="undo")
+            undone.append(s)
+            inverse.append(Pair(s.card_in, s.card_out))
+        all_pairs = [*reversed(inverse), *pairs]
+    else:
+        all_pairs = list(pairs)
+    try:
+        after = domain.validate_swaps(lists, all_pairs, DbCardPool(), event.ruleset, event.banlist_add or (),
+                                      event.banlist_remove or ())
+    except SwapError as e:
+        raise Refused(e.message, status=409, field="pairs") from None
+
+    made = []
+    applied = domain.apply_pairs(lists, list(reversed([Pair(s.card_in, s.card_out) for s in undone]))) \
+        if undone else lists
+    for p in pairs:
+        real_out = domain._find(applied.main, p.card_out)
+        real_in = domain._find(applied.sideboard, p.card_in)
+        applied = domain.apply_pairs(applied, [Pair(real_out, real_in)])
+        made.append(Swap(registration_id=reg.id, table_id=table.id, game=game, card_out=real_out, card_in=real_in,
+                         entered_by=actor, at=now, override_reason=override))
+    for s in undone:
+        s.undone_at = now
+        s.undone_by = actor
+        s.undo_reason = override
+    db.session.add_all(made)
+    version.main = after.main
+    version.sideboard = after.sideboard
+    version.main_count = after.main_count
+    version.updated_at = now
+    db.session.flush()
+    details = dict(registration=reg.id, round=table.round.number, table=table.number, game=game,
+                   swaps=[[s.card_out, s.card_in] for s in made], undone=[s.id for s in undone],
+                   swap_ids=[s.id for s in made])
+    if staff:
+        details["entered_for"] = reg.name
+    if override:
+        details["override_reason"] = override
+    log(event, actor, "swap.override" if override else "swap", **details)
+    return SwapResult(reg, table, game, made, undone)
+
+
+def submit_swaps(reg: Registration, pairs, *, user: User | None = None, game: int | None = None,
+                 override_reason=None) -> list[Swap]:
+    return change_swaps(reg, pairs, (), user=user, game=game, override_reason=override_reason).made
+
+
+def undo_swap(reg: Registration, swap_id: int, *, user: User | None = None, override_reason=None) -> Swap:
+    s = db.session.get(Swap, swap_id) if isinstance(swap_id, int) else None
+    if s is None or s.registration_id != reg.id:
+        raise NotFound("No such swap for this player.")
+    change_swaps(reg, (), [swap_id], user=user, game=s.game, override_reason=override_reason)
+    return s
+
+
+# ----------------------------------------------------------------- duel games
+
+def start_duel_game(table: GameTable, number: int, *, user: User | None = None,
+                    reg: Registration | None = None) -> DuelGame:
+    """Start game 2 or 3 of a match: its sideboarding closes and each player's deck for it is kept."""
+    event = table.round.event
+    staff = staff_for(user, event)
+    if staff is None and (reg is None or reg.id not in {s.registration_id for s in table.seats}):
+        raise Refused("Only the players at this table or staff can start its next game.", status=403)
+    actor = actor_name(staff) if staff else f"player:{reg.id}"
+    if table.kind != "match":
+        raise Refused("Only a 1v1 match has games 2 and 3.", status=409)
+    if table.started_at is None:
+        raise Refused("The match has not started; start the round first.", status=409)
+    if number not in (2, 3):
+        raise Refused("Start game 2 or game 3 (game 1 starts with the round).", field="number")
+    last = last_started_game(table)
+    if number != last + 1:
+        raise Refused(f"Game {last} is the latest game started; the next one is game {last + 1}."
+                      if number > last else f"Game {number} has already started.", status=409)
+    for seat in table.seats:
+        _lock(seat.registration)
+    w = window(table, number)
+    now = utcnow()
+    w.closed_at = now
+    for seat in table.seats:
+        if seat.registration.deck is not None:
+            deck_version(seat.registration, table, number)
+    game = db.session.execute(sa.select(DuelGame).where(DuelGame.table_id == table.id,
+                                                        DuelGame.number == number)).scalar()
+    if game is None:
+        game = DuelGame(table_id=table.id, number=number, started_at=now)
+        db.session.add(game)
+    else:
+        game.started_at = now
+    db.session.flush()
+    log(event, actor, "duel.game_start", round=table.round.number, table=table.number, game=number)
+    return game
+
+
+# ----------------------------------------------------------------- reading
+
+def swap_json(s: Swap) -> dict:
+    return {"id": s.id, "registration_id": s.registration_id, "table_id": s.table_id, "game": s.game,
+            "out": s.card_out, "in": s.card_in, "entered_by": s.entered_by, "at": iso(s.at),
+            "override_reason": s.override_reason, "undone_at": iso(s.undone_at), "undone_by": s.undone_by}
+
+
+def state(reg: Registration, game: int | None = None) -> dict:
+    """What the player's swap page shows: table, window (with the server's deadline), deck, swaps."""
+    table = current_table(reg)
+    now = utcnow()
+    out = {"registration_id": reg.id, "name": reg.name, "sideboard_enabled": bool(reg.event.sideboard_enabled),
+           "table": None, "game": None, "window": None, "deck": None, "swaps": [], "server_time": iso(now)}
+    if table is None:
+        return out
+    out["table"] = {"id": table.id, "round": table.round.number, "number": table.number, "kind": table.kind,
+                    "started_at": iso(table.started_at)}
+    if table.started_at is None:
+        return out
+    game = game or target_game(table, now)
+    if game is None:
+        game = 3
+    out["game"] = game
+    out["window"] = window_json(window(table, game), now)
+    if reg.deck is not None:
+        v = db.session.execute(sa.select(DeckVersion).where(
+            DeckVersion.registration_id == reg.id, DeckVersion.table_id == table.id,
+            DeckVersion.game == game)).scalar()
+        if v is not None:
+            lists = version_lists(v)
+        elif game > 1:
+            lists = version_lists(deck_version(reg, table, game))
+        else:
+            lists = registered_lists(reg)
+        out["deck"] = {"generals": list(lists.generals), "main": lists.main, "sideboard": lists.sideboard,
+                       "main_count": lists.main_count, "deck_size": len(lists.generals) + lists.main_count}
+    out["swaps"] = [swap_json(s) for s in swaps_of(reg, table, game)]
+    return out
+
+
+def table_log(table: GameTable) -> list[Swap]:
+    return list(db.session.execute(sa.select(Swap).where(Swap.table_id == table.id)
+                                   .order_by(Swap.at, Swap.id)).scalars())
+
+
+def versions_of(reg: Registration) -> list[DeckVersion]:
+    return list(db.session.execute(sa.select(DeckVersion).where(DeckVersion.registration_id == reg.id)
+                                   .order_by(DeckVersion.table_id, DeckVersion.game)).scalars())
