@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import textwrap
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -38,43 +36,14 @@ SETUP = textwrap.dedent('''
 ''')
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def swap_server(tmp_path_factory):
-    """Like live_server, plus a started round whose players have sideboards; yields (url, access code)."""
-    tmp = tmp_path_factory.mktemp("swaplive")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'live.sqlite'}", "SECRET_KEY": "e2e",
-           "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1"}
+def swap_server(live_server):
+    """The live server with a started round whose players have sideboards; yields (url, access code)."""
+    env = {**os.environ, "DATABASE_URL": live_server.database_url}
     env.pop("TEST_DATABASE_URL", None)
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
-    for args in (["db", "upgrade"], ["cards", "starter"], ["user", "create", "Olga", "--role", "organizer",
-                                                            "--password", "correct horse battery"]):
-        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
     done = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
                           text=True)
-    code = done.stdout.strip().splitlines()[-1]
-    port = _free_port()
-    log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen(flask + ["run", "--port", str(port), "--no-reload"], env=env, cwd=REPO,
-                            stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url + "/", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError((tmp / "server.log").read_text())
-            time.sleep(0.1)
-    yield url, code
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
+    return live_server, done.stdout.strip().splitlines()[-1]
 
 
 def _remaining(browser) -> int:

@@ -27,18 +27,7 @@ GENERAL_DAMAGE_WIN = "general_damage_win"
 
 
 def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tuple[str, bool]:
-    event = table.round.event
-    if user is not None:
-        try:
-            require_staff(user, event)
-            return actor_name(user), True
-        except Refused:
-            pass
-    if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
-        raise Refused("Only the players at this table or staff can use its tracker.", status=403)
-    if table.round.status != "published":
-        raise Refused("This round's pairings are not published.", status=409)
-    return f"player:{reg.id}", False
+    return round_ops.table_actor(table, reg, user, doing="use its tracker")
 
 
 def _rows(table: GameTable) -> list[TrackerEvent]:

@@ -320,11 +320,12 @@ def finish_round(rnd: Round, user: User) -> Round:
 
 # ----------------------------------------------------------------- results
 
-def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tuple[str, bool]:
-    """Who is acting on a table's result, and whether they are staff."""
+def table_actor(table: GameTable, reg: Registration | None, user: User | None,
+                doing: str = "report its result") -> tuple[str, bool]:
+    """Who is acting at a table (its players or the event's staff), and whether they are staff."""
     event = table.round.event
     if table.round.status == "draft":
-        raise Refused("Publish the round before entering results.", status=409)
+        raise Refused("Publish the round first: its pairings are still a draft.", status=409)
     if user is not None:
         try:
             require_staff(user, event)
@@ -332,7 +333,7 @@ def _actor(table: GameTable, reg: Registration | None, user: User | None) -> tup
         except Refused:
             pass
     if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
-        raise Refused("Only the players at this table or staff can report its result.", status=403)
+        raise Refused(f"Only the players at this table or staff can {doing}.", status=403)
     return f"player:{reg.id}", False
 
 
@@ -395,7 +396,7 @@ def _check_changeable(table: GameTable, staff: bool) -> dict | None:
 def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
                       reg: Registration | None = None, user: User | None = None) -> GameTable:
     """Survivors at the end (or at time), optional elimination order and prize claims."""
-    actor, staff = _actor(table, reg, user)
+    actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
         raise Refused("This table is a 1v1 match: report its games.", status=409)
     before = _check_changeable(table, staff)
@@ -444,7 +445,7 @@ def _set_prizes(table: GameTable, prizes) -> None:
 def report_duel_games(table: GameTable, winners, *, reg: Registration | None = None,
                       user: User | None = None) -> GameTable:
     """Game by game: each entry is the winner's player id, or None for a drawn game."""
-    actor, staff = _actor(table, reg, user)
+    actor, staff = table_actor(table, reg, user)
     if table.kind != "match":
         raise Refused("This table is a pod: report survivors and votes.", status=409)
     before = _check_changeable(table, staff)
@@ -477,7 +478,7 @@ def _maybe_confirmed(table: GameTable) -> None:
 
 def confirm_result(table: GameTable, reg: Registration | None = None, user: User | None = None) -> GameTable:
     """Another player at the table agrees with the reported result; staff confirm it for everyone."""
-    actor, staff = _actor(table, reg, user)
+    actor, staff = table_actor(table, reg, user)
     if table.result_state is None:
         raise Refused("There is no result to confirm yet.", status=409)
     if staff:
@@ -493,7 +494,7 @@ def confirm_result(table: GameTable, reg: Registration | None = None, user: User
 def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,
               user: User | None = None) -> Vote:
     """One vote per voter per game, for another player at the table; changeable until the round ends."""
-    actor, staff = _actor(table, reg, user)
+    actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
         raise Refused("Votes are for pod games.", status=409)
     if not staff and (reg is None or voter_id != reg.id):
