@@ -85,9 +85,9 @@ def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge):
     assert {p: q.life for p, q in state.players.items()} == {p: 40 if p == boss else 20 for p in seats}
     s = games.apply_action(table, "scheme", {"player": boss}, user=judge)
     assert s.players[boss].schemes.last is not None
-    with pytest.raises(Refused, match="no scheme deck"):
-        games.apply_action(table, "scheme", {"player": seats[1]}, user=judge)
     team = [p for p in seats if p != boss]
+    with pytest.raises(Refused, match="no scheme deck"):
+        games.apply_action(table, "scheme", {"player": team[0]}, user=judge)
     games.apply_action(table, "life", {"player": team[0], "delta": -20}, user=judge)
     games.apply_action(table, "life", {"player": boss, "delta": -40}, user=judge)
     games.end_game(table, user=judge)
@@ -112,3 +112,48 @@ def test_who_may_use_the_tracker(db, started_round, make_player):
     with pytest.raises(Refused, match="Only the players"):
         games.start_game(t1, reg=other)
     assert db.session.execute(sa.select(TrackerEvent)).first() is None
+
+
+def test_archenemy_event_scores_the_team_win(db, started_round, judge, organizer):
+    event, regs, rnd = started_round(variant="archenemy", scoring_profile="survival", team_win_points=2)
+    assert event.variant == "archenemy" and event.archenemy_win_points == 3 and event.team_win_points == 2
+    table = rnd.tables[0]
+    seats = [s.registration_id for s in table.seats]
+    state = games.start_game(table, scheme_decks={p: schemes() for p in seats}, seed=3, user=judge)
+    assert state.setup.variant == "archenemy"            # the event's variant, not asked for
+    boss = state.setup.archenemy
+    assert table.archenemy_id == boss
+    team = [p for p in seats if p != boss]
+    games.apply_action(table, "life", {"player": team[0], "delta": -20}, user=judge)
+    games.apply_action(table, "life", {"player": boss, "delta": -40}, user=judge)
+    games.end_game(table, user=judge)
+    db.session.commit()
+    points = {row.player: row.points for row in rounds.standings(event)}
+    assert points == {boss: 0.0, **{p: 2.0 for p in team}}     # the eliminated team member too
+    # the organizer changes the points: the standings follow
+    events.update_event(event, organizer, {"team_win_points": 5})
+    assert {row.player: row.points for row in rounds.standings(event)} == {boss: 0.0, **{p: 5.0 for p in team}}
+
+
+def test_a_normal_event_starts_normal_games_and_records_no_archenemy(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    state = games.start_game(table, user=judge)
+    assert state.setup.variant == "normal" and table.archenemy_id is None
+
+
+def test_only_staff_change_the_archenemy_through_the_result(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    a, b, c, d = [s.registration_id for s in table.seats]
+    by_id = {r.id: r for r in regs}
+    with pytest.raises(Refused) as info:
+        rounds.report_pod_result(table, [a], reg=by_id[a], archenemy=a)
+    assert info.value.field == "archenemy"
+    rounds.report_pod_result(table, [a], user=judge, archenemy=a)
+    assert table.archenemy_id == a
+    rounds.report_pod_result(table, [a, b], user=judge)                      # KEEP by default
+    assert table.archenemy_id == a
+    assert {row.player: row.points for row in rounds.standings(event)}[a] == 2.0   # both sides alive: survive
+    rounds.report_pod_result(table, [a], user=judge, archenemy=None)
+    assert table.archenemy_id is None

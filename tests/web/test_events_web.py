@@ -27,7 +27,7 @@ def settings(**overrides) -> dict:
             "banlist_add": "Sol Ring\r\nMana Crypt\r\n", "banlist_remove": "Braids, Cabal Minion", "mode": "pods",
             "pod_size": "4", "sideboard_enabled": "y", "swap_seconds": "180", "scoring_profile": "democratic",
             "round_minutes": "90", "decklist_deadline": "2026-12-05T10:00", "paper_size": "A4",
-            "status": "registration"}
+            "status": "registration", "variant": "none", "archenemy_win_points": "3", "team_win_points": "1"}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -88,7 +88,7 @@ def test_create_event_with_every_setting(client, db, organizer, login):
     form = client.get("/events/new").get_data(as_text=True)
     for name in ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                  "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-                 "paper_size", "status"):
+                 "paper_size", "status", "variant", "archenemy_win_points", "team_win_points"):
         assert f'name="{name}"' in form, name
     assert 'value="180"' in form and "(UTC)" in form
     assert 'value="edh-czech"' in form and 'value="commander"' in form   # every ruleset is offered
@@ -133,6 +133,9 @@ def test_duel_event_gets_mtr_scoring_by_default(client, db, organizer, login):
     ({"ruleset": "modern"}, "Choose one of: "),
     ({"ruleset": None}, "Choose one of: "),
     ({"mode": "ffa"}, "Choose one of: Pods (multiplayer), Duel"),
+    ({"variant": "planechase"}, "Choose one of: None (normal Commander), Archenemy"),
+    ({"archenemy_win_points": "101"}, "Archenemy win points must be a whole number from 0 to 100."),
+    ({"team_win_points": ""}, "Team win points must be a whole number from 0 to 100."),
     ({"paper_size": "<b>A3</b>"}, "Choose one of: A4, Letter."),
     ({"date": "next friday"}, "The date must look like 2026-12-05."),
     ({"decklist_deadline": "soon"}, "The decklist deadline must look like 2026-12-05T10:00 (UTC)."),
@@ -208,9 +211,11 @@ def test_organizer_edits_every_setting(client, db, make_event, organizer, login)
     response = client.post(f"/events/{event.id}/edit", data=settings(
         name="Saturday", venue="Hall", ruleset="commander", banlist_add="", banlist_remove="Mana Crypt",
         pod_size="3", sideboard_enabled=None, swap_seconds="0", scoring_profile="survival", round_minutes="60",
-        decklist_deadline="", paper_size="Letter", status="running", date=""))
+        decklist_deadline="", paper_size="Letter", status="running", date="", variant="archenemy",
+        archenemy_win_points="4", team_win_points="2"))
     assert response.status_code == 302, response.get_data(as_text=True)
     event = fresh(db, Event, event.id)
+    assert (event.variant, event.archenemy_win_points, event.team_win_points) == ("archenemy", 4, 2)
     assert (event.name, event.venue, event.ruleset, event.banlist_add, event.banlist_remove, event.pod_size,
             event.sideboard_enabled, event.swap_seconds, event.scoring_profile, event.round_minutes,
             event.decklist_deadline, event.paper_size, event.status, event.date) == (
@@ -219,6 +224,7 @@ def test_organizer_edits_every_setting(client, db, make_event, organizer, login)
     assert db.session.execute(sa.select(AuditEntry).where(AuditEntry.action == "event.update")).scalar()
     page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
     assert 'value="Saturday"' in page
+    assert 'selected value="archenemy"' in page and 'name="team_win_points"' in page and 'value="2"' in page
 
 
 def test_edit_shows_the_stored_deadline_in_utc(client, make_event, organizer, login):

@@ -704,3 +704,25 @@ def test_duel_top_cut_button(client, db, make_event, make_player, judge, login):
     cut = round_of(db, event, 2)
     assert cut.stage == "top4" and cut.status == "draft" and len(cut.tables) == 2
     assert "(top4)" in page_of(client.get(f"/events/{event.id}/rounds/2"))
+
+
+def test_staff_set_and_clear_a_tables_archenemy(client, db, pods, judge, login, organizer):
+    event, _regs = pods
+    events.update_event(event, organizer, {"variant": "archenemy"})
+    db.session.commit()
+    rnd = published_round(client, login, judge, event, db)
+    table = rnd.tables[0]
+    ids = seats_of(table)
+    page = page_of(client.get(f"/events/{event.id}/rounds/1"))
+    assert f'name="t{table.number}-archenemy"' in page and "nobody (not an Archenemy game)" in page
+    url = f"/events/{event.id}/rounds/1/tables/{table.number}/result"
+    response = client.post(url, data={f"t{table.number}-survivors": ids[:1], f"t{table.number}-archenemy": ids[0]})
+    assert response.status_code == 302, page_of(response)
+    assert round_of(db, event).tables[0].archenemy_id == ids[0]
+    # not at this table: refused next to the field
+    stranger = seats_of(round_of(db, event).tables[1])[0]
+    response = client.post(url, data={f"t{table.number}-survivors": ids[:1], f"t{table.number}-archenemy": stranger})
+    assert response.status_code == 400 and "The archenemy must be a player at table" in page_of(response)
+    response = client.post(url, data={f"t{table.number}-survivors": ids[:1], f"t{table.number}-archenemy": ""})
+    assert response.status_code == 302
+    assert round_of(db, event).tables[0].archenemy_id is None

@@ -79,6 +79,14 @@ EVENT_SETTINGS = {
         "kind": {"type": "string", "enum": ["max", "min", "sum", "count"]}}, required=["name"]),
         "description": "Alternate prize conditions (at most 20); the seed's four by default."},
     "hide_votes": {**BOOLEAN, "description": "Hide votes from the table until every player there voted."},
+    "variant": {"type": "string", "enum": ["none", "archenemy", "supervillain_rumble"],
+                "description": "The event's game variant; the table tracker starts games in it unless told otherwise."},
+    "archenemy_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
+                             "description": "Archenemy games: the archenemy's points when alive at the end with "
+                                            "every team member out (default 3)."},
+    "team_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
+                        "description": "Archenemy games: each team member's points, eliminated ones too, when the "
+                                       "archenemy is out (default 1)."},
 }
 
 EVENT = obj({

@@ -50,6 +50,9 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "bye_points": None if event.bye_points is None else int(event.bye_points),
         "prize_conditions": [dict(c) for c in event.prize_conditions or []],
         "hide_votes": bool(event.hide_votes),
+        "variant": event.variant or "none",
+        "archenemy_win_points": 3 if event.archenemy_win_points is None else event.archenemy_win_points,
+        "team_win_points": 1 if event.team_win_points is None else event.team_win_points,
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

@@ -15,12 +15,14 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..decks.rulesets import list_rulesets
-from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES
+from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
 MODE_LABELS = {"pods": "Pods (multiplayer)", "duel": "Duel (1v1, best of three)"}
 STATUS_LABELS = {"registration": "Registration open", "running": "Running", "finished": "Finished"}
 SCORING_LABELS = {"democratic": "Democratic (votes)", "survival": "Survival", "cedh": "cEDH (win/draw)",
                   "mtr": "MTR (match points)"}
+VARIANT_LABELS = {"none": "None (normal Commander)", "archenemy": "Archenemy (one archenemy per pod against a team)",
+                  "supervillain_rumble": "Supervillain Rumble (every player an archenemy)"}
 MAX_DECKLIST_CHARS = 1_000_000
 
 
@@ -72,6 +74,9 @@ class EventForm(FlaskForm):
         invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (UTC).")
     paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
     status = ChoiceField("Status", choices=options((s, STATUS_LABELS[s]) for s in STATUSES), default="registration")
+    variant = ChoiceField("Variant", choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
+    archenemy_win_points = whole_number("Archenemy win points", 0, 100, 3)
+    team_win_points = whole_number("Team win points", 0, 100, 1)
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,7 +90,8 @@ class EventForm(FlaskForm):
     def fill(self, event) -> None:
         """Show an event's stored settings (GET of the edit page)."""
         for name in ("name", "date", "venue", "ruleset", "mode", "pod_size", "sideboard_enabled", "swap_seconds",
-                     "scoring_profile", "round_minutes", "decklist_deadline", "paper_size", "status"):
+                     "scoring_profile", "round_minutes", "decklist_deadline", "paper_size", "status", "variant",
+                     "archenemy_win_points", "team_win_points"):
             getattr(self, name).data = getattr(event, name)
         self.banlist_add.data = "\n".join(event.banlist_add or [])
         self.banlist_remove.data = "\n".join(event.banlist_remove or [])
@@ -95,7 +101,7 @@ class EventForm(FlaskForm):
         data = {name: getattr(self, name).data for name in (
             "name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-            "paper_size", "status")}
+            "paper_size", "status", "variant", "archenemy_win_points", "team_win_points")}
         data["venue"] = data["venue"] or ""
         data["banlist_add"] = data["banlist_add"] or ""
         data["banlist_remove"] = data["banlist_remove"] or ""

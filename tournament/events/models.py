@@ -9,6 +9,8 @@ MODES = ("pods", "duel")
 STATUSES = ("registration", "running", "finished")
 PAPER_SIZES = ("A4", "Letter")
 SCORING_PROFILES = ("democratic", "survival", "cedh", "mtr")
+VARIANTS = ("none", "archenemy", "supervillain_rumble")
+TRACKER_VARIANTS = {"none": "normal", "archenemy": "archenemy", "supervillain_rumble": "rumble"}  # event -> tracker
 
 
 class Event(db.Model):
@@ -36,6 +38,9 @@ class Event(db.Model):
     bye_points = sa.Column(sa.Float, nullable=True)                                 # NULL: the profile's
     prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
+    variant = sa.Column(sa.String(20), nullable=False, default="none", server_default="none")  # VARIANTS
+    archenemy_win_points = sa.Column(sa.Integer, nullable=False, default=3, server_default="3")
+    team_win_points = sa.Column(sa.Integer, nullable=False, default=1, server_default="1")
     standings_seed = sa.Column(sa.BigInteger, nullable=False, default=0)           # the last tiebreaker's order
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
 

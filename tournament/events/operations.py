@@ -19,13 +19,14 @@ from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..scoring import default_prize_conditions
-from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, AuditEntry, Decklist, Event, Registration
+from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS, AuditEntry, Decklist, Event, Registration
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-                "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes")
+                "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
+                "variant", "archenemy_win_points", "team_win_points")
 LEFTOVER_POLICIES = ("threes", "fives", "byes")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
@@ -159,6 +160,9 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "bye_points": lambda v: None if v in (None, "") else _int(v, "bye_points", "Bye points", 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
+        "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
+        "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
+        "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
     }
     for key in EVENT_FIELDS:
         if key in data:

@@ -14,7 +14,7 @@ from ..auth.models import User
 from ..cards.models import utcnow
 from ..decks.rulesets import get_ruleset
 from ..errors import Refused
-from ..events.models import Registration
+from ..events.models import TRACKER_VARIANTS, Registration
 from ..events.operations import actor_name, log, require_staff
 from ..extensions import db
 from ..rounds import operations as round_ops
@@ -99,11 +99,17 @@ def _scheme_cards(reg: Registration) -> list[dict]:
     return cards
 
 
-def start_game(table: GameTable, *, variant: str = "normal", archenemy: int | None = None,
+def start_game(table: GameTable, *, variant: str | None = None, archenemy: int | None = None,
                scheme_decks: dict | None = None, seed: int | None = None,
                reg: Registration | None = None, user: User | None = None) -> State:
-    """Set the table's game up: turn order, starting life, generals, tax kind, limits, scheme decks."""
+    """Set the table's game up: turn order, starting life, generals, tax kind, limits, scheme decks.
+
+    `variant` None (not given): the event's variant. An Archenemy game records its archenemy on the
+    table (GameTable.archenemy_id), which makes the standings score it as archenemy against team.
+    """
     actor, _staff = _actor(table, reg, user)
+    if variant is None:
+        variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
     if table.kind == "bye":
         raise Refused("A bye has no game to track.", status=409)
     if _rows(table):
@@ -158,6 +164,7 @@ def start_game(table: GameTable, *, variant: str = "normal", archenemy: int | No
     payload["seed"] = seed
     db.session.add(TrackerEvent(table_id=table.id, seq=_next_seq(table), kind="start", payload=payload,
                                 actor=actor, at=utcnow()))
+    table.archenemy_id = archenemy if variant == "archenemy" else None
     db.session.flush()
     log(table.round.event, actor, "tracker.start", round=table.round.number, table=table.number,
         variant=variant, archenemy=archenemy)

@@ -143,6 +143,7 @@ class PodResultForm(FlaskForm):
     conditions: list[dict] = []
     with_votes = False
     with_prizes = False
+    with_archenemy = False
 
     def order_field(self, rid: int):
         return self[f"order_{rid}"]
@@ -187,9 +188,16 @@ class PodResultForm(FlaskForm):
             out[condition["id"]] = claim
         return out
 
+    def archenemy_choice(self):
+        """The archenemy chosen (None: not an Archenemy game), or KEEP when the form has or sent no such field."""
+        from .operations import KEEP
+        return self.archenemy.data if self.with_archenemy and self.archenemy.raw_data else KEEP
+
     def fill(self, table) -> "PodResultForm":
         """Show what is stored for the table (GET)."""
         self.survivors.data = [s.registration_id for s in table.seats if s.survived]
+        if self.with_archenemy:
+            self.archenemy.data = table.archenemy_id
         for s in table.seats:
             self.order_field(s.registration_id).data = s.eliminated_order
         if self.with_votes:
@@ -205,11 +213,15 @@ class PodResultForm(FlaskForm):
 
 
 def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_prizes: bool = True,
-                    prefix: str = "", fill: bool = False, base: type = PodResultForm, **kwargs) -> PodResultForm:
+                    with_archenemy: bool = False, prefix: str = "", fill: bool = False, base: type = PodResultForm,
+                    **kwargs) -> PodResultForm:
     seated = names_of(table)
     n = len(seated)
     attrs = {"seat_ids": [rid for rid, _ in seated], "conditions": list(conditions or []),
-             "with_votes": with_votes, "with_prizes": with_prizes and bool(conditions)}
+             "with_votes": with_votes, "with_prizes": with_prizes and bool(conditions),
+             "with_archenemy": with_archenemy}
+    if with_archenemy:
+        attrs["archenemy"] = PlayerField("Archenemy", validators=[Optional()])
     for rid, _name in seated:
         message = f"An elimination number is a whole number from 1 to {n} (1 = first out), or empty."
         attrs[f"order_{rid}"] = IntegerField("Out", validators=[Optional(), NumberRange(1, n, message)],
@@ -232,6 +244,8 @@ def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_pri
     for _c, holder, _v in form.prize_fields():
         holder.choices = [("", "nobody")] + seated
     form.survivors.choices = seated
+    if with_archenemy:
+        form.archenemy.choices = [("", "nobody (not an Archenemy game)")] + seated
     if fill:
         form.fill(table)
     return form

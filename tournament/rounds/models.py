@@ -50,6 +50,8 @@ class GameTable(db.Model):
     result_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     confirmed_by = sa.Column(sa.JSON, nullable=False, default=list)   # registration ids who confirmed
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)  # the game (and its swap window) began
+    archenemy_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"),
+                             nullable=True)    # an Archenemy pod's archenemy (scored as archenemy vs team)
 
     round = db.relationship(Round, back_populates="tables")
     seats = db.relationship("Seat", back_populates="table", cascade="all, delete-orphan", order_by="Seat.seat")

@@ -85,7 +85,8 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
                 survivors=frozenset(s.registration_id for s in t.seats if s.survived),
                 votes={v.voter_id: v.votee_id for v in t.votes},
                 eliminated=tuple(s.registration_id for s in order),
-                prizes={c.condition: (c.holder_id, c.value) for c in t.prize_claims}))
+                prizes={c.condition: (c.holder_id, c.value) for c in t.prize_claims},
+                archenemy=t.archenemy_id if t.archenemy_id in ids else None))
         else:
             first = ids[0]
             outcome = tuple("draw" if g.winner_id is None else ("win" if g.winner_id == first else "loss")
@@ -102,7 +103,9 @@ def standings(event: Event, tables: list[GameTable] | None = None) -> list[Stand
     if event.mode == "duel":
         return mtr_standings(matches, byes, players, event.standings_seed)
     return pod_standings(get_profile(event.scoring_profile), games, byes, players, event.standings_seed,
-                         bye_points=event.bye_points)
+                         bye_points=event.bye_points,
+                         archenemy_win_points=3 if event.archenemy_win_points is None else event.archenemy_win_points,
+                         team_win_points=1 if event.team_win_points is None else event.team_win_points)
 
 
 def prize_board(event: Event) -> dict:
@@ -362,7 +365,8 @@ def _result_snapshot(table: GameTable) -> dict:
     return {"survivors": sorted(s.registration_id for s in table.seats if s.survived),
             "eliminated": [s.registration_id for s in sorted(table.seats, key=lambda s: s.eliminated_order or 99)
                            if s.eliminated_order],
-            "prizes": {c.condition: [c.holder_id, c.value] for c in table.prize_claims}}
+            "prizes": {c.condition: [c.holder_id, c.value] for c in table.prize_claims},
+            "archenemy": table.archenemy_id}
 
 
 def _record(table: GameTable, actor: str, staff: bool, reporter_id: int | None, before: dict | None) -> None:
@@ -393,13 +397,26 @@ def _check_changeable(table: GameTable, staff: bool) -> dict | None:
     return _result_snapshot(table)
 
 
+KEEP = object()   # report_pod_result(archenemy=KEEP): leave the table's archenemy as it is
+
+
 def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
-                      reg: Registration | None = None, user: User | None = None) -> GameTable:
-    """Survivors at the end (or at time), optional elimination order and prize claims."""
+                      reg: Registration | None = None, user: User | None = None, archenemy=KEEP) -> GameTable:
+    """Survivors at the end (or at time), optional elimination order and prize claims.
+
+    `archenemy` (staff only): the player who was the archenemy of an Archenemy game at this
+    table, or None for a game that was not one; KEEP (default) leaves what the tracker recorded.
+    """
     actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
         raise Refused("This table is a 1v1 match: report its games.", status=409)
     before = _check_changeable(table, staff)
+    if archenemy is not KEEP:
+        if not staff:
+            raise Refused("Only a judge or the organizer may set the archenemy.", field="archenemy", status=403)
+        if archenemy is not None and (isinstance(archenemy, bool) or archenemy not in _seated_ids(table)):
+            raise Refused(f"The archenemy must be a player at table {table.number}.", field="archenemy")
+        table.archenemy_id = archenemy
     survivors = _clean_ids(survivors, table, "Survivors")
     eliminated = _clean_ids(eliminated, table, "Eliminated")
     if set(survivors) & set(eliminated):

@@ -167,7 +167,8 @@ def _result_form(event, table, conditions, votes: bool, posted: bool = False):
     kwargs = {} if posted else {"formdata": None, "fill": True}
     if table.kind == "match":
         return duel_result_form(table, prefix=prefix, **kwargs)
-    return pod_result_form(table, conditions, with_votes=votes, prefix=prefix, **kwargs)
+    return pod_result_form(table, conditions, with_votes=votes, prefix=prefix,
+                           with_archenemy=event.variant == "archenemy" or table.archenemy_id is not None, **kwargs)
 
 
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
@@ -289,7 +290,8 @@ def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
     if table.kind == "match":
         ops.report_duel_games(table, form.winners(), reg=reg, user=user)
         return
-    ops.report_pod_result(table, form.survivors.data, form.eliminated(), form.prizes(), reg=reg, user=user)
+    ops.report_pod_result(table, form.survivors.data, form.eliminated(), form.prizes(), reg=reg, user=user,
+                          archenemy=form.archenemy_choice())
     for voter, votee in (votes_from or {}).items():
         ops.cast_vote(table, voter, votee, reg=reg, user=user)
 

@@ -15,6 +15,7 @@ class PodGame:
     votes: Mapping[int, int] = field(default_factory=dict)          # voter -> the other player voted for
     eliminated: tuple[int, ...] = ()           # elimination order, first out first (optional)
     prizes: Mapping[str, tuple[int, float | None]] = field(default_factory=dict)  # condition -> (holder, value)
+    archenemy: int | None = None               # an Archenemy game: the archenemy (the others are the team)
 
 
 @dataclass(frozen=True)

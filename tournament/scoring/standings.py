@@ -17,6 +17,8 @@ Pods (`pod_standings`), in the profile's order (all seed profiles):
   3. votes received (profiles that list "votes");
   4. the event's random order: `random.Random(seed).shuffle` of the sorted
      player ids, so every tie is broken and ranks run 1..n.
+  An Archenemy game (PodGame.archenemy set) scores archenemy win / team win
+  points instead of survival (see `pod_points`).
   A pod bye scores the event's `bye_points` (default: the profile's, which
   is the survive points for democratic/survival and a win for cedh), is not a
   game (not in "survived x of y"; listed as ", 1 bye") and adds no votes.
@@ -76,6 +78,8 @@ def validate_pod_game(game: PodGame) -> None:
     strangers = set(game.survivors) - set(game.players)
     if strangers:
         raise ValueError(f"Survivor(s) {', '.join(map(str, sorted(strangers)))} do not play at {where}.")
+    if game.archenemy is not None and game.archenemy not in game.players:
+        raise ValueError(f"The archenemy {game.archenemy} does not play at {where}.")
     validate_votes(game)
 
 
@@ -157,46 +161,92 @@ def _plural(n: int, word: str) -> str:
 
 # ----------------------------------------------------------------- pods
 
+ARCHENEMY_WIN_POINTS = 3     # the event's defaults (Event.archenemy_win_points / team_win_points)
+TEAM_WIN_POINTS = 1
+
+
 def _pod_values(profile: ScoringProfile) -> tuple:
     return tuple(profile.exact(k) for k in ("survive", "per_vote_received", "win", "draw", "loss"))
 
 
-def _pod_points_exact(values: tuple, game: PodGame) -> dict[int, object]:
+def archenemy_outcome(game: PodGame) -> str | None:
+    """An Archenemy game's outcome: "archenemy" (the archenemy is alive and every team member is out),
+    "team" (the archenemy is out, whoever else is alive: the team won) or "open" (time was called with
+    both sides alive); None for a game that is not an Archenemy game."""
+    if game.archenemy is None:
+        return None
+    if game.archenemy not in game.survivors:
+        return "team"
+    if not any(p in game.survivors for p in game.players if p != game.archenemy):
+        return "archenemy"
+    return "open"
+
+
+def _archenemy_values(archenemy_win_points, team_win_points) -> tuple:
+    out = []
+    for name, v in (("archenemy_win_points", archenemy_win_points), ("team_win_points", team_win_points)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, Fraction)):
+            raise ValueError(f"{name} must be a number, not {v!r}.")
+        out.append(exact_number(v))
+    return tuple(out)
+
+
+def _pod_points_exact(values: tuple, game: PodGame, arch_values: tuple = (ARCHENEMY_WIN_POINTS, TEAM_WIN_POINTS)
+                      ) -> dict[int, object]:
     survive, per_vote, win, draw, loss = values
     received: dict[int, int] = {}
     if per_vote:
         for target in game.votes.values():
             received[target] = received.get(target, 0) + 1
+    outcome = archenemy_outcome(game)
     sole = len(game.survivors) == 1
     out = {}
     for p in game.players:
         alive = p in game.survivors
-        pts = (survive if alive else 0) + (per_vote * received.get(p, 0) if per_vote else 0)
-        pts += (win if alive else loss) if sole else draw
+        pts = per_vote * received.get(p, 0) if per_vote else 0
+        if outcome == "archenemy":
+            pts += arch_values[0] if p == game.archenemy else 0
+        elif outcome == "team":
+            pts += 0 if p == game.archenemy else arch_values[1]
+        else:
+            pts += survive if alive else 0
+            pts += (win if alive else loss) if sole else draw
         out[p] = pts
     return out
 
 
-def pod_points(profile, game: PodGame) -> dict[int, float]:
+def pod_points(profile, game: PodGame, *, archenemy_win_points=ARCHENEMY_WIN_POINTS,
+               team_win_points=TEAM_WIN_POINTS) -> dict[int, float]:
     """Each seated player's points for one pod game under `profile` (an id or a ScoringProfile).
 
     points = survive (if alive at the end) + per_vote_received x votes received
              + win (the only survivor) / loss (the others, when exactly one survived)
              / draw (everyone at the table, when 0 or 2+ survived).
-    Raises ValueError for invalid votes or survivors.
+    An Archenemy game (`game.archenemy` set) scores the sides instead of survival, win, draw and loss:
+      - archenemy win (the archenemy is a survivor and no team member is): `archenemy_win_points`
+        to the archenemy, 0 to each team member;
+      - team win (the archenemy is not a survivor): `team_win_points` to every team member,
+        eliminated ones included (the team won), 0 to the archenemy;
+      - otherwise (time called with both sides alive): the profile's usual points above.
+    Votes received count per the profile in every case.
+    Raises ValueError for invalid votes, survivors or archenemy.
     """
     profile = _pod_profile(profile)
     validate_pod_game(game)
-    return {p: float(v) for p, v in _pod_points_exact(_pod_values(profile), game).items()}
+    arch = _archenemy_values(archenemy_win_points, team_win_points)
+    return {p: float(v) for p, v in _pod_points_exact(_pod_values(profile), game, arch).items()}
 
 
 def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], players: Mapping[int, str],
-                  seed, bye_points=None) -> list[StandingRow]:
+                  seed, bye_points=None, *, archenemy_win_points=ARCHENEMY_WIN_POINTS,
+                  team_win_points=TEAM_WIN_POINTS) -> list[StandingRow]:
     """Pod standings: points, then the profile's tiebreakers (OPP, votes, random), ranks 1..n.
 
     `players` is every registered player (id -> name), dropped ones included: each gets a row
     (a player with no games has 0 points and OPP 0). `bye_points` overrides the profile's bye
-    points for the event. `seed` is the event's stored standings seed.
+    points for the event. `seed` is the event's stored standings seed. Archenemy games score
+    `archenemy_win_points` / `team_win_points` as `pod_points` says; in a wins-losses-draws record
+    the winning side's players have a win and the other side a loss (both sides alive: a draw).
     """
     profile = _pod_profile(profile)
     if bye_points is None:
@@ -207,6 +257,7 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
         bye_value = exact_number(bye_points)
 
     values = _pod_values(profile)
+    arch = _archenemy_values(archenemy_win_points, team_win_points)
     check = _RoundCheck(players)
     total: dict[int, object] = dict.fromkeys(players, 0)
     votes: Counter = Counter()
@@ -222,13 +273,22 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
         validate_pod_game(g)
         for p in g.players:
             check(g.round, p, where)
-        pts = _pod_points_exact(values, g)
+        pts = _pod_points_exact(values, g, arch)
         for p, v in pts.items():
             total[p] += v
             played[p] += 1
         votes.update(g.votes.values())
         survived.update(g.survivors)
-        if len(g.survivors) == 1:
+        outcome = archenemy_outcome(g)
+        if outcome in ("archenemy", "team"):
+            team = [p for p in g.players if p != g.archenemy]
+            if outcome == "archenemy":
+                wins[g.archenemy] += 1
+                losses.update(team)
+            else:
+                wins.update(team)
+                losses[g.archenemy] += 1
+        elif len(g.survivors) == 1:
             (winner,) = g.survivors
             wins[winner] += 1
             losses.update(p for p in g.players if p != winner)
