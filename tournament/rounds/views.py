@@ -127,38 +127,32 @@ def rounds_page(event_id):
     return _rounds_page(_staff_event(event_id))
 
 
-@bp.post("/events/<int:event_id>/rounds")
-@staff_required
-def pair_round(event_id):
+def _pair(event_id: int, pair, what: str):
+    """Pair a draft with `pair(event, user)`; a refusal shows on the rounds page with its status."""
     event = _staff_event(event_id)
     form = RoundActionForm()
     if not form.validate_on_submit():
         return _rounds_page(event, status=400, error=EXPIRED)
     try:
-        rnd = ops.pair_next_round(event, g.user)
+        rnd = pair(event, g.user)
     except Refused as e:
         db.session.rollback()
         return _rounds_page(event, status=e.status, error=e.message)
     db.session.commit()
-    flash(f"Round {rnd.number} is paired as a draft: review it, then publish it.")
+    flash(f"Round {rnd.number}{what.format(stage=rnd.stage)} is paired as a draft: review it, then publish it.")
     return _redirect_round(event, rnd)
+
+
+@bp.post("/events/<int:event_id>/rounds")
+@staff_required
+def pair_round(event_id):
+    return _pair(event_id, ops.pair_next_round, "")
 
 
 @bp.post("/events/<int:event_id>/rounds/top-cut")
 @staff_required
 def pair_top_cut(event_id):
-    event = _staff_event(event_id)
-    form = RoundActionForm()
-    if not form.validate_on_submit():
-        return _rounds_page(event, status=400, error=EXPIRED)
-    try:
-        rnd = ops.pair_top_cut_round(event, g.user)
-    except Refused as e:
-        db.session.rollback()
-        return _rounds_page(event, status=e.status, error=e.message)
-    db.session.commit()
-    flash(f"Round {rnd.number} ({rnd.stage}) is paired as a draft: review it, then publish it.")
-    return _redirect_round(event, rnd)
+    return _pair(event_id, ops.pair_top_cut_round, " ({stage})")
 
 
 def _result_form(event, table, conditions, votes: bool, posted: bool = False):
