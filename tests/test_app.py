@@ -54,3 +54,14 @@ def test_migrations_build_the_whole_schema(db):
 def test_runs_on_postgresql(db):
     assert db.engine.dialect.name == "postgresql"
     assert db.session.execute(sa.text("select 1")).scalar() == 1
+
+
+def test_without_secret_key_a_random_one_is_kept_in_instance(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    first = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    key = first.config["SECRET_KEY"]
+    assert len(key) == 64 and key != "dev-only-change-me"
+    assert create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SECRET_KEY"] == key
+    stored = os.path.join(first.instance_path, "secret_key")
+    assert oct(os.stat(stored).st_mode & 0o777) == "0o600"

@@ -21,6 +21,8 @@ def create_app(config: dict | type | None = None) -> Flask:
     elif config:
         app.config.update(config)
     os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
@@ -52,3 +54,20 @@ def create_app(config: dict | type | None = None) -> Flask:
         app.cli.add_command(group)
     register_error_handlers(app)
     return app
+
+
+def _instance_secret(path: Path) -> str:
+    """A random signing key made on first start and kept beside the database, so logins survive restarts."""
+    try:
+        return path.read_text().strip() or _write_secret(path)
+    except FileNotFoundError:
+        return _write_secret(path)
+
+
+def _write_secret(path: Path) -> str:
+    import secrets
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key

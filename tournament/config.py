@@ -15,7 +15,7 @@ def database_url_from_env(url: str | None) -> str | None:
 
 
 class Config:
-    SECRET_KEY = "dev-only-change-me"
+    SECRET_KEY: str | None = None       # None: a random key kept in instance/secret_key
     SQLALCHEMY_DATABASE_URI: str | None = None      # None: SQLite file under instance/
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     SQLALCHEMY_TRACK_MODIFICATIONS = False
