@@ -50,16 +50,17 @@ from xml.parsers import expat
 
 from tournament.cards.names import name_key
 from tournament.decks.domain import DeckInputError, Entry, ParsedDeck, UnparsedLine
+from tournament.games.dungeons import load_dungeons
 
 MAX_BYTES = 1_000_000
 MAX_LINES = 2000
 MAX_LINE_LENGTH = 500
 MAX_COUNT = 999
 
-DUNGEON_NAMES = ("Lost Mine of Phandelver", "Dungeon of the Mad Mage", "Tomb of Annihilation", "Undercity")
+DUNGEON_NAMES = tuple(sorted(d.name for d in load_dungeons().values()))   # tournament/data/dungeons/
 _DUNGEON_KEYS = frozenset(name_key(n) for n in DUNGEON_NAMES)
 # name_key costs microseconds; screening by the last letters lets almost every card skip it.
-_DUNGEON_ENDINGS = ("delver", "mage", "lation", "city")
+_DUNGEON_ENDINGS = tuple({n.lower()[-4:] for n in DUNGEON_NAMES})
 
 _ABOUT = "about"        # Arena "About" / Forge "[metadata]": deck name, not cards
 
