@@ -243,3 +243,21 @@ def test_real_atomic_cards_import_and_every_name_example(db, runner):
     result = runner.invoke(args=["cards", "import", str(ATOMIC_CARDS)])
     assert result.stdout.strip() == "23711"
     assert db.session.execute(sa.select(sa.func.count()).select_from(CardRow)).scalar() == 23711
+
+
+def test_suggestions_for_a_deck_read_the_data_version_once(app, db, load_cards, tmp_path):
+    path = tmp_path / "AtomicCards.json"
+    write_mtgjson(path)
+    load_cards(path)
+    pool = DbCardPool()
+    pool.resolve(["Lightnign Bolt", "Fire/Ice"])
+    pool.suggest("Lightnign Bolt")     # builds the index
+    statements = []
+    listener = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        for typo in ("Lightnign Bolt", "Relentles Rats", "Dandann", "Sevn Dwarves"):
+            assert pool.suggest(typo)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", listener)
+    assert statements == []

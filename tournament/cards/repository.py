@@ -14,6 +14,7 @@ from .names import choose, name_key
 from .pool import SuggestionIndex
 
 _CARD_COLUMNS = [c for c in CardRow.__table__.columns]
+_UNKNOWN = object()
 
 
 class DbCardPool:
@@ -35,6 +36,7 @@ class DbCardPool:
 
     def __init__(self, session=None):
         self.session = session or db.session
+        self._version = _UNKNOWN   # the latest card import, read once per pool (one deck check or request)
 
     def fetch_keys(self, keys: Iterable[str]) -> dict[str, list[tuple[int, Card]]]:
         """Every card each key may mean, best first. One query, plus one for cards not cached yet."""
@@ -47,6 +49,8 @@ class DbCardPool:
         data_version = None
         for key, priority, card_id, data_version in self.session.connection().execute(stmt):
             found.setdefault(key, []).append((priority, card_id))
+        if found:
+            self._version = data_version
         cards = self._cards_by_id({card_id for held in found.values() for _p, card_id in held}, data_version)
         return {k: sorted(((p, cards[i]) for p, i in held), key=lambda pc: pc[0]) for k, held in found.items()}
 
@@ -95,8 +99,9 @@ class DbCardPool:
         return self._suggestions().suggest(name, limit)
 
     def _suggestions(self) -> SuggestionIndex:
-        version = (self.session.execute(sa.select(sa.func.max(CardImport.id))).scalar(),
-                   self.session.execute(sa.select(sa.func.count()).select_from(CardRow)).scalar())
+        if self._version is _UNKNOWN:
+            self._version = self.session.execute(sa.select(sa.func.max(CardImport.id))).scalar()
+        version = self._version
         with self._lock:
             cached = DbCardPool._index
             if cached is None or cached[0] != version:
