@@ -288,36 +288,32 @@ def registration_get(event_id: int, registration_id: int):
     return jsonify(registration_json(reg))
 
 
-@bp.post(f"{REGISTRATION}/checkin")
-def registration_checkin(event_id: int, registration_id: int):
+def _desk_change(event_id: int, registration_id: int, change, undo: bool):
+    """Check-in and drop, and their undo: one operation call, one commit, the registration back."""
     user, reg = staff_registration(event_id, registration_id)
-    ops.check_in(reg, user)
+    change(reg, user, undo=undo)
     commit()
     return jsonify(registration_json(reg))
+
+
+@bp.post(f"{REGISTRATION}/checkin")
+def registration_checkin(event_id: int, registration_id: int):
+    return _desk_change(event_id, registration_id, ops.check_in, undo=False)
 
 
 @bp.delete(f"{REGISTRATION}/checkin")
 def registration_checkin_undo(event_id: int, registration_id: int):
-    user, reg = staff_registration(event_id, registration_id)
-    ops.check_in(reg, user, undo=True)
-    commit()
-    return jsonify(registration_json(reg))
+    return _desk_change(event_id, registration_id, ops.check_in, undo=True)
 
 
 @bp.post(f"{REGISTRATION}/drop")
 def registration_drop(event_id: int, registration_id: int):
-    user, reg = staff_registration(event_id, registration_id)
-    ops.drop(reg, user)
-    commit()
-    return jsonify(registration_json(reg))
+    return _desk_change(event_id, registration_id, ops.drop, undo=False)
 
 
 @bp.delete(f"{REGISTRATION}/drop")
 def registration_drop_undo(event_id: int, registration_id: int):
-    user, reg = staff_registration(event_id, registration_id)
-    ops.drop(reg, user, undo=True)
-    commit()
-    return jsonify(registration_json(reg))
+    return _desk_change(event_id, registration_id, ops.drop, undo=True)
 
 
 @bp.put(f"{REGISTRATION}/notes")
@@ -348,7 +344,7 @@ def submit_from_request(reg, user):
     body (any of the encodings an upload may have: UTF-8/16/32, with or without BOM)."""
     if request.mimetype == "text/plain":
         data = checked_decklist_size(request.get_data(cache=True))
-        return ops.submit_decklist_file(reg, data, user=user)
+        return ops.submit_decklist(reg, data, user=user)
     data, filename = decklist_from_json()
     return ops.submit_decklist(reg, data, user=user, filename=filename)
 

@@ -18,6 +18,7 @@ from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
+from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS, AuditEntry, Decklist, Event, Registration
 
@@ -27,7 +28,6 @@ EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remo
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
                 "variant", "archenemy_win_points", "team_win_points")
-LEFTOVER_POLICIES = ("threes", "fives", "byes")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -215,12 +215,13 @@ def _ruleset(value) -> str:
 MAX_ID = 2**31 - 1
 
 
-def _valid_id(value) -> bool:
+def valid_id(value) -> bool:
+    """An id a database integer column can hold: larger ones are simply not found."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID
 
 
 def get_event(event_id) -> Event:
-    event = db.session.get(Event, event_id) if _valid_id(event_id) else None
+    event = db.session.get(Event, event_id) if valid_id(event_id) else None
     if event is None:
         raise NotFound("No such event.")
     return event
@@ -299,7 +300,7 @@ def registration_by_code(code) -> Registration:
 
 
 def get_registration(event: Event, registration_id) -> Registration:
-    reg = db.session.get(Registration, registration_id) if _valid_id(registration_id) else None
+    reg = db.session.get(Registration, registration_id) if valid_id(registration_id) else None
     if reg is None or reg.event_id != event.id:
         raise NotFound("No such player in this event.")
     return reg
@@ -441,14 +442,6 @@ def staff_for(user: User | None, event: Event) -> User | None:
         return None
 
 
-def submit_decklist_file(reg: Registration, data: bytes, user: User | None = None,
-                         filename: str | None = None) -> DeckSubmission:
-    """An uploaded file: submit_decklist decodes it (UTF-8/16/32, BOM or not) before storing."""
-    if not isinstance(data, bytes):
-        raise Refused("The decklist file could not be read.", field="decklist")
-    return submit_decklist(reg, data, user=user, filename=filename)
-
-
 def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
                               user: User | None = None) -> Registration:
     """register_player, plus a decklist given as an uploaded file instead of pasted text."""
@@ -456,7 +449,7 @@ def register_player_with_file(event: Event, data: dict, upload: bytes | None = N
         raise Refused("Paste a decklist or upload a file, not both.", field="decklist")
     reg = register_player(event, data, user=user)
     if upload is not None:
-        submit_decklist_file(reg, upload, user=user, filename=filename)
+        submit_decklist(reg, upload, user=user, filename=filename)
     return reg
 
 

@@ -354,7 +354,7 @@ def player_deck(code):
         upload, filename = upload_of(form)
         try:
             if upload is not None:
-                submission = ops.submit_decklist_file(reg, upload, user=staff, filename=filename)
+                submission = ops.submit_decklist(reg, upload, user=staff, filename=filename)
             else:
                 submission = ops.submit_decklist(reg, form.decklist.data.encode("utf-8"), user=staff)
         except Refused as e:

@@ -14,7 +14,7 @@ from wtforms.widgets import HiddenInput
 
 from ..errors import Refused
 
-MAX_ID = 2**31 - 1
+from ..events.operations import MAX_ID
 MAX_PRIZE_VALUE = 1_000_000_000
 NOT_PLAYED = ""
 DRAW = "draw"

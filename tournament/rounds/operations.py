@@ -17,7 +17,7 @@ from ..auth.models import User
 from ..cards.models import utcnow
 from ..errors import NotFound, Refused
 from ..events.models import Event, Registration
-from ..events.operations import actor_name, log, require_staff
+from ..events.operations import actor_name, log, require_staff, valid_id
 from ..extensions import db
 from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
 from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
@@ -25,14 +25,11 @@ from .models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote
 from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.domain import Entrant
 
-MAX_ID = 2**31 - 1
-
-
 # ----------------------------------------------------------------- loading
 
 def get_round(event: Event, number) -> Round:
     rnd = None
-    if isinstance(number, int) and 0 < number <= MAX_ID:
+    if valid_id(number):
         rnd = db.session.execute(sa.select(Round).where(Round.event_id == event.id, Round.number == number)).scalar()
     if rnd is None:
         raise NotFound(f"Round {number} does not exist yet.")
@@ -41,7 +38,7 @@ def get_round(event: Event, number) -> Round:
 
 def get_table(rnd: Round, number) -> GameTable:
     table = None
-    if isinstance(number, int) and 0 < number <= MAX_ID:
+    if valid_id(number):
         table = db.session.execute(sa.select(GameTable).where(GameTable.round_id == rnd.id,
                                                              GameTable.number == number)).scalar()
     if table is None:
