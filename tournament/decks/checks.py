@@ -35,9 +35,11 @@ Decisions where the rules leave room (see RULES.md):
 """
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 from tournament.cards.domain import COLOR_ORDER, Card
@@ -59,7 +61,9 @@ BASIC_LAND_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R"
 # Each card counts once in the summary, under the first of its types in this order.
 TYPE_ORDER = ("Creature", "Planeswalker", "Battle", "Land", "Instant", "Sorcery", "Artifact", "Enchantment")
 CURVE_KEYS = ("0", "1", "2", "3", "4", "5", "6", "7+")
-SCHEME_MIN, SCHEME_MAX_COPIES = 20, 2
+ARCHENEMY_RULES = json.loads((Path(__file__).resolve().parent.parent / "data" / "variants" / "archenemy.json")
+                             .read_text(encoding="utf-8"))
+SCHEME_MIN, SCHEME_MAX_COPIES = ARCHENEMY_RULES["scheme_deck_min"], ARCHENEMY_RULES["scheme_max_copies"]
 MAX_SUGGESTED = 20          # unknown names per deck that get did-you-mean suggestions
 _PRIMARY_TYPE: dict[tuple[str, ...], str] = {}     # a front face's types -> its summary type
 

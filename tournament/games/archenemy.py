@@ -5,11 +5,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..decks.checks import SCHEME_MAX_COPIES, SCHEME_MIN
+from ..decks.checks import ARCHENEMY_RULES, SCHEME_MAX_COPIES, SCHEME_MIN
 
 VARIANTS = ("normal", "archenemy", "rumble")
-ARCHENEMY_LIFE = 40
-TEAM_LIFE = 20
+ARCHENEMY_LIFE = ARCHENEMY_RULES["archenemy_life"]
+TEAM_LIFE = ARCHENEMY_RULES["team_life"]
 
 
 @dataclass(frozen=True)
