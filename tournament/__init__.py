@@ -4,15 +4,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask, g
+from flask import g
 
 from .config import Config
+from .lifecycle import TournamentFlask
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(config: dict | type | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True,
+def create_app(config: dict | type | None = None) -> TournamentFlask:
+    app = TournamentFlask(__name__, instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_object(Config)
     app.config.update(Config.from_env())

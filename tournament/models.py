@@ -2,6 +2,7 @@
 from .auth.models import ApiToken, LoginAttempt, User  # noqa: F401
 from .cards.models import Card, CardImport, CardName  # noqa: F401
 from .events.models import AuditEntry, Decklist, Event, Registration  # noqa: F401
-from .rounds.models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote  # noqa: F401
+from .rounds.models import (DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat,  # noqa: F401
+                            Vote)  # noqa: F401
 from .swaps.models import DeckVersion, Swap, SwapWindow  # noqa: F401
 from .games.models import TrackerEvent  # noqa: F401

@@ -1,26 +1,127 @@
-"""Every refusal becomes a clear 4xx page or JSON message, never a 500 for bad input."""
+"""The web plumbing every feature's views share: refusals rendered one way, JSON errors, private pages.
+
+Every refusal becomes a clear 4xx page or JSON message, never a 500 for bad
+input. The request lifecycle (tournament.lifecycle) rolls a refused request
+back; the helpers here also roll back first when they re-render a page after
+a refusal, so the page shows what is stored, not what was refused.
+"""
 from __future__ import annotations
 
-from flask import jsonify, render_template, request
+from functools import wraps
+
+from flask import g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
 from .errors import Refused
 from .extensions import db
+
+EXPIRED = "This form has expired or did not come from this site. Reload the page and try again."
+OUT_OF_DATE = "This form is out of date: reload the page and try again."
 
 
 def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def error_response(message: str, status: int, field: str | None = None):
+def json_request() -> bool:
+    return wants_json() or request.is_json
+
+
+def json_error(message: str, status: int, field: str | None = None):
+    """{"error": {"status", "message", "field"?}}: the one JSON refusal shape."""
     db.session.rollback()
+    body = {"error": {"status": status, "message": message}}
+    if field:
+        body["error"]["field"] = field
+    return jsonify(body), status
+
+
+def refused_json(e: Refused):
+    return json_error(e.message, e.status, e.field)
+
+
+def error_response(message: str, status: int, field: str | None = None):
     if wants_json():
-        body = {"error": {"status": status, "message": message}}
-        if field:
-            body["error"]["field"] = field
-        return jsonify(body), status
+        return json_error(message, status, field)
+    db.session.rollback()
     return render_template("error.html", message=message, status=status), status
+
+
+def private(response):
+    """Pages keyed by an access code or showing contacts: not cached, and no Referer leaks the code."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def staff_required(view):
+    """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
+    from .auth.access import login_required
+    page = login_required(view)
+
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        if g.get("user") is None and json_request():
+            return json_error("Log in as an organizer or judge first.", 401)
+        return page(*args, **kwargs)
+    return wrapped
+
+
+def refuse_into(form, e: Refused) -> int:
+    """Undo everything of this request and show the refusal next to its field; returns the status."""
+    db.session.rollback()
+    field = form._fields.get(e.field) if e.field else None
+    if field is None and e.field == "decklist" and "upload" in form._fields:
+        field = form._fields["upload"]
+    if field is not None:
+        field.errors = [*field.errors, e.message]
+    else:
+        form.form_errors.append(e.message)
+    return e.status
+
+
+def start_over() -> None:
+    """Undo everything of this request before a page shows a refusal, so it shows what is stored."""
+    db.session.rollback()
+
+
+def refusal(e: Refused) -> tuple[str, int]:
+    """start_over(), then the refusal's (message, status) for the page."""
+    start_over()
+    return e.message, e.status
+
+
+def form_failed(form) -> int:
+    """A submitted form that did not validate: 400, and say so for an expired CSRF token."""
+    if "csrf_token" in form.errors:
+        form.form_errors.append(EXPIRED)
+    return 400
+
+
+def form_error_text(form) -> str:
+    """A refused form's errors as one sentence (for a page message or JSON)."""
+    if "csrf_token" in form.errors:
+        return EXPIRED
+    return " ".join(dict.fromkeys(e for errs in form.errors.values() for e in errs if isinstance(e, str)))
+
+
+def json_fields() -> ImmutableMultiDict | None:
+    """A fetch() body sent as JSON: an object of text fields, else refused. None: a form post."""
+    if not request.is_json:
+        return None
+    body = request.get_json(silent=True)
+    if body is None:
+        if request.get_data(cache=True):
+            raise Refused("The request body is not valid JSON.")
+        return ImmutableMultiDict()
+    if not isinstance(body, dict):
+        raise Refused('Send a JSON object of fields, like {"notes": "…"}.')
+    for key, value in body.items():
+        if value is not None and not isinstance(value, str):
+            raise Refused(f"The field {str(key)[:40]} must be text.", field=str(key)[:40])
+    return ImmutableMultiDict({str(k): v for k, v in body.items() if v is not None})
 
 
 def register_error_handlers(app) -> None:
@@ -30,8 +131,11 @@ def register_error_handlers(app) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e: CSRFError):
-        return error_response("This form has expired or did not come from this site. Reload the page and "
-                              "try again.", 400)
+        return error_response(EXPIRED, 400)
+
+    @app.errorhandler(RecursionError)
+    def too_deep(e: RecursionError):
+        return error_response("What you sent is nested too deeply to read.", 400)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
@@ -42,4 +146,8 @@ def register_error_handlers(app) -> None:
             413: "What you sent is too large.",
             429: "Too many requests; wait a moment and try again.",
         }
-        return error_response(messages.get(e.code, e.description or e.name), e.code or 500)
+        response = error_response(messages.get(e.code, e.description or e.name), e.code or 500)
+        if e.code == 405 and hasattr(e, "valid_methods") and e.valid_methods:
+            response = app.make_response(response)
+            response.headers["Allow"] = ", ".join(e.valid_methods)
+        return response

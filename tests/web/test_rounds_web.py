@@ -303,7 +303,7 @@ def test_report_confirm_and_vote_from_the_player_page(client, public, db, pods, 
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/p/{a.access_code}#round")
     db.session.expire_all()
     table = db.session.get(GameTable, table.id)
-    assert table.result_state == "reported" and table.confirmed_by == [a.id]
+    assert table.result_state == "reported" and [c.registration_id for c in table.confirmations] == [a.id]
     assert [s.survived for s in table.seats if s.registration_id == a.id] == [True]
     assert {s.registration_id: s.eliminated_order for s in table.seats}[c.id] == 2
     assert audit(db, "result.report")
@@ -311,13 +311,13 @@ def test_report_confirm_and_vote_from_the_player_page(client, public, db, pods, 
     page_b = page_of(public.get(f"/p/{b.access_code}"))
     assert 'id="confirm-form"' in page_b and "reported by" in page_b
     assert 'id="confirm-form"' not in page_of(public.get(f"/p/{a.access_code}"))
-    response = public.post(f"/p/{b.access_code}/confirm", data={"round": 1, "table": table.number})
+    response = public.post(f"/p/{b.access_code}/confirm", data={"round": 1, "revision": 1, "table": table.number})
     assert response.status_code == 302
     db.session.expire_all()
-    assert sorted(db.session.get(GameTable, table.id).confirmed_by) == sorted([a.id, b.id])
+    assert sorted(c.registration_id for c in db.session.get(GameTable, table.id).confirmations) == sorted([a.id, b.id])
     assert 'id="confirm-form"' not in page_of(public.get(f"/p/{b.access_code}"))
     for rid in ids[2:]:
-        public.post(f"/p/{regs_by[rid].access_code}/confirm", data={"round": 1, "table": table.number})
+        public.post(f"/p/{regs_by[rid].access_code}/confirm", data={"round": 1, "revision": 1, "table": table.number})
     db.session.expire_all()
     assert db.session.get(GameTable, table.id).result_state == "confirmed"
     page_a = page_of(public.get(f"/p/{a.access_code}"))
@@ -364,7 +364,7 @@ def test_player_cannot_act_on_another_table(client, public, db, pods, judge, log
     response = public.post(f"/p/{me.access_code}/result",
                            data={"r-round": 1, "r-table": theirs.number, "r-survivors": other_ids[:1]})
     assert response.status_code == 403 and "Only the players at this table" in page_of(response)
-    response = public.post(f"/p/{me.access_code}/confirm", data={"round": 1, "table": theirs.number})
+    response = public.post(f"/p/{me.access_code}/confirm", data={"round": 1, "revision": 1, "table": theirs.number})
     assert response.status_code == 403
     response = public.post(f"/p/{me.access_code}/vote",
                            data={"round": 1, "table": theirs.number, "votee": other_ids[0]})
@@ -470,7 +470,7 @@ def test_staff_results_missing_list_correction_and_finish(client, public, db, po
     for t in tables[1:]:
         assert staff_result(client, event, t).status_code == 302
     page = page_of(client.get(f"/events/{event.id}/rounds/1"))
-    assert "Every table has a result" in page
+    assert "Every table has a confirmed result" in page
     act(client, event, "finish")
     assert round_of(db, event).status == "finished"
     assert audit(db, "round.finish")
@@ -587,7 +587,7 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     # p reports 2-1, q confirms
     data = {"r-round": 1, "r-table": m1.number, "r-game1": p, "r-game2": q, "r-game3": p}
     assert public.post(f"/p/{rp.access_code}/result", data=data).status_code == 302
-    assert public.post(f"/p/{rq.access_code}/confirm", data={"round": 1, "table": m1.number}).status_code == 302
+    assert public.post(f"/p/{rq.access_code}/confirm", data={"round": 1, "revision": 1, "table": m1.number}).status_code == 302
     db.session.expire_all()
     m1 = db.session.get(GameTable, m1.id)
     assert m1.result_state == "confirmed" and [g.winner_id for g in m1.games] == [p, q, p]
@@ -639,7 +639,7 @@ def test_csrf_is_required_on_every_post(app, client, public, db, pods, judge, lo
         (public, f"/p/{me.access_code}/result", {"r-round": 1, "r-table": table.number, "r-survivors": [me.id]}),
         (public, f"/p/{me.access_code}/vote", {"round": 1, "table": table.number,
                                                 "votee": table.seats[1].registration_id}),
-        (public, f"/p/{me.access_code}/confirm", {"round": 1, "table": table.number}),
+        (public, f"/p/{me.access_code}/confirm", {"round": 1, "revision": 1, "table": table.number}),
     ]
     for who, url, data in posts:
         for token in ({}, {"csrf_token": "stale-token"}):

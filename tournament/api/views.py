@@ -155,16 +155,6 @@ def checked_decklist_size(data: bytes) -> bytes:
     return data
 
 
-def commit() -> None:
-    """One commit per request; a constraint another request won meanwhile is a conflict, not a 500."""
-    try:
-        db.session.commit()
-    except sa.exc.IntegrityError:
-        db.session.rollback()
-        raise Refused("This conflicts with a change made at the same time; reload and try again.",
-                      status=409) from None
-
-
 def may_run(user, event) -> bool:
     try:
         ops.require_staff(user, event)
@@ -216,7 +206,6 @@ def events_create():
     user = staff_user()
     ops.require_staff(user, organizer_only=True)
     event = ops.create_event(user, json_body())
-    commit()
     return created(event_json(event, ops.event_counters(event)), url_for(".event_get", event_id=event.id))
 
 
@@ -235,7 +224,6 @@ def event_get(event_id: int):
 def event_update(event_id: int):
     user, event = staff_event(event_id, organizer_only=True)
     ops.update_event(event, user, json_body())
-    commit()
     return jsonify(event_json(event, ops.event_counters(event)))
 
 
@@ -248,7 +236,6 @@ def event_copy(event_id: int):
     if data.get("name") is not None:
         name = ops.clean_text(data["name"], "name", "The event name", 200, required=True)
     copy = ops.copy_event(event, user, name)
-    commit()
     return created(event_json(copy, ops.event_counters(copy)), url_for(".event_get", event_id=copy.id))
 
 
@@ -278,7 +265,6 @@ def registrations_create(event_id: int):
     if isinstance(data.get("decklist"), str):
         decklist_bytes(data["decklist"])      # an oversize list is a 413 before anything is stored
     reg = ops.register_player(event, data, user=user)
-    commit()
     return created(player_json(reg), url_for(".registration_get", event_id=event.id, registration_id=reg.id))
 
 
@@ -292,7 +278,6 @@ def _desk_change(event_id: int, registration_id: int, change, undo: bool):
     """Check-in and drop, and their undo: one operation call, one commit, the registration back."""
     user, reg = staff_registration(event_id, registration_id)
     change(reg, user, undo=undo)
-    commit()
     return jsonify(registration_json(reg))
 
 
@@ -324,7 +309,6 @@ def registration_notes(event_id: int, registration_id: int):
     if "notes" not in data:
         raise Refused("Send {\"notes\": \"...\"}; an empty string clears the notes.", field="notes")
     ops.set_notes(reg, user, data["notes"])
-    commit()
     return jsonify(registration_json(reg))
 
 
@@ -333,7 +317,6 @@ def registration_decklist(event_id: int, registration_id: int):
     """Staff may submit or correct a list at any time, also after the deadline (logged with who and when)."""
     user, reg = staff_registration(event_id, registration_id)
     submission = submit_from_request(reg, user)
-    commit()
     return jsonify(deck_check_json(submission.decklist))
 
 
@@ -373,5 +356,4 @@ def player_get(code: str):
 def player_decklist(code: str):
     reg = ops.registration_by_code(code)
     submission = submit_from_request(reg, None)
-    commit()
     return jsonify(deck_check_json(submission.decklist))

@@ -5,6 +5,7 @@ import sqlalchemy as sa
 
 from ..errors import Refused
 from ..extensions import db
+from ..lifecycle import one_transaction
 from .models import ROLES, User
 from .operations import create_user, issue_token
 
@@ -19,12 +20,11 @@ def user():
 @click.option("--role", type=click.Choice(ROLES), required=True)
 @click.password_option(help="Asked for when omitted.")
 @with_appcontext
+@one_transaction
 def create_command(name, role, password):
     try:
         u = create_user(name, password, role)
-        db.session.commit()
     except Refused as e:
-        db.session.rollback()
         raise click.ClickException(e.message)
     click.echo(f"Created {u.role} {u.name}.")
 
@@ -32,10 +32,10 @@ def create_command(name, role, password):
 @user.command("token", help="Print a new API bearer token for a user.")
 @click.argument("name")
 @with_appcontext
+@one_transaction
 def token_command(name):
     u = db.session.execute(sa.select(User).where(User.name == name)).scalar()
     if u is None:
         raise click.ClickException(f"No user named {name}.")
     token = issue_token(u)
-    db.session.commit()
     click.echo(token)

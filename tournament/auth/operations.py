@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from ..cards.models import utcnow
 from ..errors import Refused
 from ..extensions import db
+from ..lifecycle import keep_changes_on_refusal
 from .models import ROLES, ApiToken, LoginAttempt, User
 
 MAX_FAILED_LOGINS = 5
@@ -73,6 +74,7 @@ def authenticate(name: str, password: str, address: str) -> User:
     if user is None or not user.check_password(password or ""):
         db.session.add(LoginAttempt(name=name, address=address))
         db.session.flush()
+        keep_changes_on_refusal()      # the failed attempt is what throttles the next ones
         raise Refused("Wrong name or password.", status=401)
     db.session.execute(sa.delete(LoginAttempt).where(LoginAttempt.name == name))
     return user

@@ -3,7 +3,6 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from ..errors import Refused
-from ..extensions import db
 from .forms import LoginForm
 from .operations import authenticate
 
@@ -25,11 +24,9 @@ def login():
         try:
             user = authenticate(form.name.data, form.password.data, request.remote_addr or "")
         except Refused as e:
-            db.session.commit()   # keep the failed attempt for throttling
             form.password.errors = [e.message]
             status = e.status
         else:
-            db.session.commit()
             session.clear()
             session["user_id"] = user.id
             session.permanent = True

@@ -9,7 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..extensions import db
+from ..lifecycle import one_transaction
 from .importers import STARTER_FILE, CardFileError
 from .operations import download_card_file, import_cards, load_starter_cards_if_empty
 from .repository import DbCardPool
@@ -28,9 +28,7 @@ def _run_import(path, source=None) -> None:
         try:
             result = import_cards(path, source=source, progress=progress,
                                   batch_size=current_app.config["CARD_IMPORT_BATCH"])
-            db.session.commit()
         except CardFileError as e:
-            db.session.rollback()
             raise click.ClickException(f"{e} The card data was not changed.")
     click.echo(f"{result.card_count}")
     click.echo(f"Stored {result.card_count} cards from {result.filename} in {result.seconds:.1f} s; "
@@ -42,6 +40,7 @@ def _run_import(path, source=None) -> None:
 @click.option("--source", type=click.Choice(["mtgjson", "scryfall", "starter"]), default=None,
               help="Recorded as the data's source; detected from the file when omitted.")
 @with_appcontext
+@one_transaction
 def import_command(path, source):
     if not path.exists():
         raise click.ClickException(f"No file at {path}.")
@@ -50,12 +49,11 @@ def import_command(path, source):
 
 @cards.command("starter", help="Load the project's starter cards if the card table is empty.")
 @with_appcontext
+@one_transaction
 def starter_command():
     try:
         result = load_starter_cards_if_empty()
-        db.session.commit()
     except CardFileError as e:
-        db.session.rollback()
         raise click.ClickException(str(e))
     if result:
         click.echo(f"Loaded {result.card_count} starter cards from {STARTER_FILE.name}.")
@@ -67,6 +65,7 @@ def starter_command():
 @click.option("--source", type=click.Choice(["mtgjson", "scryfall"]), default="mtgjson", show_default=True)
 @click.option("--url", default=None, help="Fetch from this address instead (a mirror).")
 @with_appcontext
+@one_transaction
 def download_command(source, url):
     urls = dict(current_app.config["CARD_DOWNLOAD_URLS"])
     if url:
@@ -92,6 +91,7 @@ def download_command(source, url):
 @cards.command("lookup", help="Print a card as JSON, or did-you-mean suggestions (exit 1).")
 @click.argument("name", nargs=-1, required=True)
 @with_appcontext
+@one_transaction
 def lookup_command(name):
     name = " ".join(name)
     pool = DbCardPool()

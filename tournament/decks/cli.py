@@ -12,6 +12,8 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
+from ..lifecycle import one_transaction
+
 from .checks import DeckCheck, check_deck, color_words
 from .domain import DeckInputError
 from .rulesets import UnknownRuleset, get_ruleset, list_rulesets
@@ -76,6 +78,7 @@ def report(result: DeckCheck, source: str, ruleset) -> str:
 @click.option("--unban", multiple=True, metavar="NAME", help="Remove a card from the banlist (repeatable).")
 @click.pass_context
 @with_appcontext
+@one_transaction
 def check_command(ctx, path, ruleset_id, as_json, ban, unban):
     from ..cards.repository import DbCardPool
     from .parser import parse_upload

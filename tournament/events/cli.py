@@ -17,6 +17,7 @@ from flask.cli import with_appcontext
 from ..auth.models import User
 from ..errors import Refused
 from ..extensions import db
+from ..lifecycle import one_transaction
 from .exchange import MAX_EVENT_BYTES, MAX_PLAYERS_BYTES
 from .exchange_ops import ImportRefused, build_export, import_event, import_players
 from .operations import get_event
@@ -57,7 +58,6 @@ def _read(path: str, limit: int) -> bytes:
 
 
 def _fail(e: Refused):
-    db.session.rollback()
     if isinstance(e, ImportRefused):
         lines = [e.summary] + [f"  {p}" for p in e.listed]
         if len(e.problems) > len(e.listed):
@@ -71,6 +71,7 @@ def _fail(e: Refused):
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
 @click.option("-o", "--output", required=True, help="The file to write; - for standard output.")
 @with_appcontext
+@one_transaction
 def export_command(event_id, fmt, output):
     try:
         export = build_export(get_event(event_id), fmt, "cli")
@@ -91,11 +92,11 @@ def export_command(event_id, fmt, output):
 @click.argument("file")
 @click.option("--organizer", required=True, help="The organizer who will own the new event.")
 @with_appcontext
+@one_transaction
 def import_command(file, organizer):
     user = _organizer(organizer)
     try:
         result = import_event(user, _read(file, MAX_EVENT_BYTES))
-        db.session.commit()
     except Refused as e:
         _fail(e)
     click.echo(f"Imported event {result.event.id} \u201c{result.event.name}\u201d: {result.players} players, "
@@ -110,14 +111,11 @@ def import_command(file, organizer):
 @click.option("--organizer", required=True, help="The event's organizer.")
 @click.option("--dry-run", is_flag=True, help="Only check the file.")
 @with_appcontext
+@one_transaction
 def import_players_command(event_id, file, organizer, dry_run):
     user = _organizer(organizer)
     try:
         result = import_players(get_event(event_id), user, _read(file, MAX_PLAYERS_BYTES), dry_run=dry_run)
-        if dry_run:
-            db.session.rollback()
-        else:
-            db.session.commit()
     except Refused as e:
         _fail(e)
     if dry_run:

@@ -24,7 +24,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..auth.access import login_required
 from ..errors import Refused
-from ..extensions import csrf, db
+from ..extensions import csrf
+from ..web import start_over
 from .exchange import MAX_EVENT_BYTES, MAX_PLAYER_ROWS, MAX_PLAYERS_BYTES
 from .exchange_ops import ImportRefused, export_event, import_event, import_players
 from .operations import get_event, require_staff
@@ -64,6 +65,7 @@ def _event_url(event_id: int) -> str:
 
 
 def _read_upload(form: UploadForm) -> bytes:
+    form.file.data.stream.seek(0)       # a retried request reads the upload again
     return form.file.data.read()
 
 
@@ -85,15 +87,14 @@ def import_players_page(event_id: int):
     try:
         result = import_players(event, g.user, _read_upload(form), dry_run=dry_run)
     except ImportRefused as e:
-        db.session.rollback()
+        start_over()
         return render_template("exchange/import_players.html", error=e.summary, problems=e.listed,
                                more_problems=len(e.problems) - len(e.listed), **context), e.status
     except Refused as e:
-        db.session.rollback()
+        start_over()
         return render_template("exchange/import_players.html", error=e.message, **context), e.status
     if dry_run:
         return render_template("exchange/import_players.html", preview=result, **context)
-    db.session.commit()
     flash(f"Imported {len(result.registrations)} player{'s' if len(result.registrations) != 1 else ''}.")
     return redirect(_event_url(event.id))
 
@@ -135,13 +136,12 @@ def import_event_page():
     try:
         result = import_event(g.user, _read_upload(form))
     except ImportRefused as e:
-        db.session.rollback()
+        start_over()
         return render_template("exchange/import_event.html", error=e.summary, problems=e.listed,
                                more_problems=len(e.problems) - len(e.listed), **context), e.status
     except Refused as e:
-        db.session.rollback()
+        start_over()
         return render_template("exchange/import_event.html", error=e.message, **context), e.status
-    db.session.commit()
     flash(f"Imported \u201c{result.event.name}\u201d with {result.players} player"
           f"{'s' if result.players != 1 else ''} and {result.decklists} decklist"
           f"{'s' if result.decklists != 1 else ''}.")

@@ -7,20 +7,17 @@ shown next to its form field with its 4xx status.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from functools import wraps
-
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, flash, g, jsonify, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
-from werkzeug.datastructures import ImmutableMultiDict
 
 from ..auth.access import login_required
 from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import Refused
-from ..extensions import db
-from ..web import wants_json
+from ..web import (EXPIRED, form_error_text, form_failed, json_error, json_fields, json_request, private,
+                   refusal, refuse_into, staff_required)
 from . import operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, uploaded)
@@ -32,47 +29,6 @@ MAX_QUERY = 100
 
 # ----------------------------------------------------------------- helpers
 
-def staff_required(view):
-    """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
-    page = login_required(view)
-
-    @wraps(view)
-    def wrapped(*args, **kwargs):
-        if g.get("user") is None and _json_request():
-            return _json_error("Log in as an organizer or judge first.", 401)
-        return page(*args, **kwargs)
-    return wrapped
-
-
-def _json_request() -> bool:
-    return wants_json() or request.is_json
-
-
-def _json_error(message: str, status: int, field: str | None = None):
-    db.session.rollback()
-    body = {"error": {"status": status, "message": message}}
-    if field:
-        body["error"]["field"] = field
-    return jsonify(body), status
-
-
-def json_fields() -> ImmutableMultiDict | None:
-    """A fetch() body sent as JSON: an object of text fields, else refused. None: a form post."""
-    if not request.is_json:
-        return None
-    body = request.get_json(silent=True)
-    if body is None:
-        if request.get_data(cache=True):
-            raise Refused("The request body is not valid JSON.")
-        return ImmutableMultiDict()
-    if not isinstance(body, dict):
-        raise Refused('Send a JSON object of fields, like {"notes": "…"}.')
-    for key, value in body.items():
-        if value is not None and not isinstance(value, str):
-            raise Refused(f"The field {str(key)[:40]} must be text.", field=str(key)[:40])
-    return ImmutableMultiDict({str(k): v for k, v in body.items() if v is not None})
-
-
 @bp.before_request
 def _json_bodies_are_objects_of_text():
     """Forms also read JSON bodies (Flask-WTF); anything but an object of text fields is refused here."""
@@ -80,35 +36,15 @@ def _json_bodies_are_objects_of_text():
         try:
             json_fields()
         except Refused as e:
-            return _json_error(e.message, e.status, e.field)
+            return json_error(e.message, e.status, e.field)
     return None
-
-
-def refuse_into(form, e: Refused) -> int:
-    """Undo everything of this request and show the refusal next to its field; returns the status."""
-    db.session.rollback()
-    field = form._fields.get(e.field) if e.field else None
-    if field is None and e.field == "decklist" and "upload" in form._fields:
-        field = form._fields["upload"]
-    if field is not None:
-        field.errors = [*field.errors, e.message]
-    else:
-        form.form_errors.append(e.message)
-    return e.status
-
-
-def form_failed(form) -> int:
-    """A submitted form that did not validate: 400, and say so for an expired CSRF token."""
-    if "csrf_token" in form.errors:
-        form.form_errors.append("This form has expired or did not come from this site. Reload the page and try "
-                                "again.")
-    return 400
 
 
 def upload_of(form) -> tuple[bytes | None, str | None]:
     if not uploaded(form.upload):
         return None, None
     storage = form.upload.data
+    storage.stream.seek(0)          # a retried request reads the upload again
     return storage.read(), storage.filename
 
 
@@ -121,13 +57,6 @@ def qr_svg(data: str) -> Markup:
 
 def player_url(reg) -> str:
     return url_for("events.player_page", code=reg.access_code, _external=True)
-
-
-def private(response):
-    """Pages keyed by an access code: not cached, and the code never leaks as a Referer."""
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
 
 
 def desk_query() -> str:
@@ -205,7 +134,6 @@ def new_event():
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            db.session.commit()
             flash(f"Created {event.name}.")
             return redirect(url_for("events.dashboard", event_id=event.id))
     elif request.method == "POST":
@@ -228,7 +156,6 @@ def edit_event(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            db.session.commit()
             flash("Settings saved.")
             return redirect(url_for("events.dashboard", event_id=event.id))
     else:
@@ -244,10 +171,9 @@ def copy_event(event_id):
     form = CopyEventForm()
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
-            raise Refused("This form has expired or did not come from this site. Reload the page and try again.")
+            raise Refused(EXPIRED)
         raise Refused(" ".join(e for errs in form.errors.values() for e in errs), field="name")
     new = ops.copy_event(event, g.user, form.name.data.strip() if form.name.data else None)
-    db.session.commit()
     flash(f"Copied the settings of {event.name} into a new event. Check the date and deadline.")
     return redirect(url_for("events.edit_event", event_id=new.id))
 
@@ -286,7 +212,6 @@ def late_registration(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            db.session.commit()
             flash(f"Registered {reg.name}{' (late)' if reg.late else ''}: access code {reg.access_code}.")
             return redirect(url_for(f"events.{back}", event_id=event.id))
     else:
@@ -310,7 +235,6 @@ def register(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            db.session.commit()
             flash("You are registered. Keep your access code: it opens your page. Print or save the receipt.")
             return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
     elif request.method == "POST":
@@ -328,6 +252,8 @@ def _player_page(reg, form=None, status=200):
         form = DecklistForm(formdata=None)
         if deck is not None:
             form.decklist.data = deck.text
+    from ..rounds.player import player_round
+    names = {r.id: r.name for r in event.registrations}
     locked = ops.deadline_passed(event) and staff is None
     dropped_lock = reg.dropped_at is not None and staff is None
     url = player_url(reg)
@@ -336,7 +262,7 @@ def _player_page(reg, form=None, status=200):
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
         colour_words=color_words(deck.result.get("color_identity", [])) if deck else "",
-        welcome=request.args.get("welcome") == "1"), status)
+        welcome=request.args.get("welcome") == "1", yr=player_round(reg, names)), status)
     return private(response)
 
 
@@ -360,7 +286,6 @@ def player_deck(code):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            db.session.commit()
             if submission.decklist.legal:
                 flash("Decklist checked: it is legal.")
             else:
@@ -407,7 +332,7 @@ def desk_search(event_id):
         event = ops.get_event(event_id)
         ops.require_staff(g.user, event)
     except Refused as e:
-        return _json_error(e.message, e.status, e.field)
+        return json_error(e.message, e.status, e.field)
     results = ops.search_registrations(event, desk_query())
     decks = ops.deck_overview(results)
     return jsonify({"results": [desk_row(r, decks[r.id]) for r in results], "counters": ops.event_counters(event)})
@@ -423,41 +348,37 @@ DESK_ACTIONS = {
 
 
 def _desk_action(event_id: int, registration_id: int, action: str):
-    as_json = _json_request()
+    as_json = json_request()
     try:
         event = ops.get_event(event_id)
         ops.require_staff(g.user, event)
         reg = ops.get_registration(event, registration_id)
     except Refused as e:
         if as_json:
-            return _json_error(e.message, e.status, e.field)
+            return json_error(e.message, e.status, e.field)
         raise
     form_class = NotesForm if action == "notes" else ActionForm
     try:
         body = json_fields()
     except Refused as e:
         if as_json:
-            return _json_error(e.message, e.status, e.field)
+            return json_error(e.message, e.status, e.field)
         return _desk(event, "", status=e.status, error=e.message)
     form = form_class() if body is None else form_class(formdata=body)
     query = (form.q.data or "").strip()[:MAX_QUERY]
     run, message = DESK_ACTIONS[action]
     if not form.validate_on_submit():
-        errors = [e for errs in form.errors.values() for e in errs]
-        text = ("This form has expired or did not come from this site. Reload the page and try again."
-                if "csrf_token" in form.errors else " ".join(errors))
+        text = form_error_text(form)
         if as_json:
-            return _json_error(text, 400, "notes" if "notes" in form.errors else None)
+            return json_error(text, 400, "notes" if "notes" in form.errors else None)
         return _desk(event, query, status=400, error=text)
     try:
         run(reg, g.user, form)
-        db.session.flush()
     except Refused as e:
         if as_json:
-            return _json_error(e.message, e.status, e.field)
-        db.session.rollback()
-        return _desk(event, query, status=e.status, error=e.message)
-    db.session.commit()
+            return json_error(e.message, e.status, e.field)
+        message, status = refusal(e)
+        return _desk(event, query, status=status, error=message)
     text = message.format(reg.name)
     if as_json:
         deck = ops.deck_overview([reg])[reg.id]

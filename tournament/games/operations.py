@@ -107,7 +107,10 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     `variant` None (not given): the event's variant. An Archenemy game records its archenemy on the
     table (GameTable.archenemy_id), which makes the standings score it as archenemy against team.
     """
-    actor, _staff = _actor(table, reg, user)
+    actor, staff = _actor(table, reg, user)
+    if not staff and (archenemy is not None or variant is not None or scheme_decks is not None):
+        raise Refused("Only a judge or the organizer may choose the variant, the archenemy or the scheme decks; "
+                      "start the game without them to use the event's rules.", status=403, field="archenemy")
     if variant is None:
         variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
     if table.kind == "bye":

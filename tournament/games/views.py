@@ -5,22 +5,13 @@ from flask import Blueprint, g, jsonify, make_response, render_template, request
 
 from ..errors import Refused
 from ..events import operations as event_ops
-from ..events.views import private, staff_required
-from ..extensions import db
+from ..web import private, refused_json, staff_required
 from ..rounds import operations as round_ops
 from . import operations as ops
 
 bp = Blueprint("games", __name__)
 
 TABLE = "/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/tracker"
-
-
-def _json_error(e: Refused):
-    db.session.rollback()
-    body = {"error": {"status": e.status, "message": e.message}}
-    if e.field:
-        body["error"]["field"] = e.field
-    return jsonify(body), e.status
 
 
 def _state_json(table):
@@ -40,16 +31,12 @@ def _staff_table(event_id, number, table_number):
 
 def _player_table(code):
     reg = event_ops.registration_by_code(code)
-    for rnd in reversed(round_ops.rounds_of(reg.event)):
-        if rnd.status == "draft":
-            continue
-        seat = round_ops.seat_of(rnd, reg)
-        if seat is not None:
-            if seat.table.kind == "bye":
-                raise Refused("You have a bye this round: there is no game to track.", status=409)
-            return reg, seat.table
-        break
-    raise Refused("You are not seated at a table in the current round.", status=404)
+    _rnd, seat = round_ops.current_seat(reg)
+    if seat is None:
+        raise Refused("You are not seated at a table in the current round.", status=404)
+    if seat.table.kind == "bye":
+        raise Refused("You have a bye this round: there is no game to track.", status=409)
+    return reg, seat.table
 
 
 def _action(table, *, reg=None, user=None):
@@ -69,7 +56,6 @@ def _action(table, *, reg=None, user=None):
         ops.end_game(table, reg=reg, user=user)
     else:
         ops.apply_action(table, action, payload, reg=reg, user=user)
-    db.session.commit()
     return jsonify(_state_json(table))
 
 
@@ -89,7 +75,7 @@ def table_tracker(event_id, number, table_number):
             return jsonify(_state_json(table))
     except Refused as e:
         if request.method == "POST" or request.accept_mimetypes.best == "application/json":
-            return _json_error(e)
+            return refused_json(e)
         raise
     return _page(table, request.path, url_for("rounds.round_page", event_id=event_id, number=number),
                  g.user.name)
@@ -106,6 +92,6 @@ def player_tracker(code):
             return jsonify(_state_json(table))
     except Refused as e:
         if request.method == "POST" or request.accept_mimetypes.best == "application/json":
-            return _json_error(e)
+            return refused_json(e)
         raise
     return _page(table, request.path, url_for("events.player_page", code=reg.access_code), reg.name)

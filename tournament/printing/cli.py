@@ -10,6 +10,8 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 
+from ..lifecycle import one_transaction
+
 from ..errors import Refused
 from ..events.operations import get_event
 from .documents import DOCUMENTS
@@ -22,6 +24,7 @@ from .operations import build_document
 @click.option("--round", "round_number", default=None, help="The round (default: the latest).")
 @click.option("-o", "--output", required=True, help="The PDF file to write; - for stdout.")
 @with_appcontext
+@one_transaction
 def print_document(document, event_id, round_number, output):
     try:
         event_number = int(str(event_id).strip())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, g, render_template, request
 
 from ..events import operations as event_ops
-from ..events.views import staff_required
+from ..web import staff_required
 from ..rounds import operations as rounds
 from . import operations as ops
 from .documents import DOCUMENTS

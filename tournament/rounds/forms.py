@@ -104,6 +104,14 @@ def _hidden_number(label: str) -> IntegerField:
                         validators=[InputRequired(message), NumberRange(1, MAX_ID, message)])
 
 
+def _hidden_revision(required: bool = True) -> IntegerField:
+    """The result revision the player saw: a confirmation of something else is refused."""
+    message = "This form is out of date: reload the page and try again."
+    return IntegerField("Revision", widget=HiddenInput(), invalid_value_message=message,
+                        validators=[InputRequired(message) if required else Optional(),
+                                    NumberRange(0, MAX_ID, message)])
+
+
 # ----------------------------------------------------------------- organizer
 
 class RoundActionForm(FlaskForm):
@@ -301,15 +309,17 @@ class TableRefForm(FlaskForm):
 class PlayerPodResultForm(PodResultForm):
     round = _hidden_number("Round")
     table = _hidden_number("Table")
+    revision = _hidden_revision(required=False)
 
 
 class PlayerDuelResultForm(DuelResultForm):
     round = _hidden_number("Round")
     table = _hidden_number("Table")
+    revision = _hidden_revision(required=False)
 
 
 class ConfirmForm(TableRefForm):
-    pass
+    revision = _hidden_revision()
 
 
 class VoteForm(TableRefForm):

@@ -7,7 +7,7 @@ from ..extensions import db
 
 ROUND_STATUSES = ("draft", "published", "finished")
 TABLE_KINDS = ("pod", "match", "bye")
-RESULT_STATES = ("reported", "confirmed")
+RESULT_STATES = ("reported", "disputed", "confirmed")
 
 
 class Round(db.Model):
@@ -48,7 +48,7 @@ class GameTable(db.Model):
     result_state = sa.Column(sa.String(20), nullable=True)      # NULL: no result yet
     result_by = sa.Column(sa.String(120), nullable=True)
     result_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
-    confirmed_by = sa.Column(sa.JSON, nullable=False, default=list)   # registration ids who confirmed
+    result_revision = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # bumps per version
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)  # the game (and its swap window) began
     archenemy_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"),
                              nullable=True)    # an Archenemy pod's archenemy (scored as archenemy vs team)
@@ -58,6 +58,9 @@ class GameTable(db.Model):
     games = db.relationship("DuelGame", cascade="all, delete-orphan", order_by="DuelGame.number")
     votes = db.relationship("Vote", cascade="all, delete-orphan")
     prize_claims = db.relationship("PrizeClaim", cascade="all, delete-orphan")
+    confirmations = db.relationship("ResultConfirmation", cascade="all, delete-orphan",
+                                    order_by="ResultConfirmation.id")
+    reports = db.relationship("ResultReport", cascade="all, delete-orphan", order_by="ResultReport.revision")
 
     __table_args__ = (
         sa.UniqueConstraint("round_id", "number", name="uq_game_table_round_number"),
@@ -130,3 +133,34 @@ class PrizeClaim(db.Model):
     value = sa.Column(sa.Float, nullable=True)
 
     __table_args__ = (sa.UniqueConstraint("table_id", "condition", name="uq_prize_claim_table_condition"),)
+
+
+class ResultReport(db.Model):
+    """Every version of a table's result, with who and when: a dispute shows them side by side."""
+    __tablename__ = "result_report"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    revision = sa.Column(sa.Integer, nullable=False)
+    actor = sa.Column(sa.String(120), nullable=False)
+    registration_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"), nullable=True)
+    staff = sa.Column(sa.Boolean, nullable=False, default=False)
+    result = sa.Column(sa.JSON, nullable=False, default=dict)
+    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("table_id", "revision", name="uq_result_report_table_revision"),)
+
+
+class ResultConfirmation(db.Model):
+    """A player agreeing with one revision of the table's result: a row each, so none is lost."""
+    __tablename__ = "result_confirmation"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False,
+                         index=True)
+    registration_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=False)
+    revision = sa.Column(sa.Integer, nullable=False)
+    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("table_id", "registration_id", "revision",
+                                          name="uq_result_confirmation_table_player"),)

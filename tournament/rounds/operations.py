@@ -17,11 +17,11 @@ from ..auth.models import User
 from ..cards.models import utcnow
 from ..errors import NotFound, Refused
 from ..events.models import Event, Registration
-from ..events.operations import actor_name, log, require_staff, valid_id
+from ..events.operations import actor_name, log, require_staff, staff_for, valid_id
 from ..extensions import db
 from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
 from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
-from .models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote
+from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
 from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.domain import Entrant
 
@@ -33,6 +33,21 @@ def get_round(event: Event, number) -> Round:
         rnd = db.session.execute(sa.select(Round).where(Round.event_id == event.id, Round.number == number)).scalar()
     if rnd is None:
         raise NotFound(f"Round {number} does not exist yet.")
+    return rnd
+
+
+def load_round(event: Event, number) -> Round:
+    """A round with everything its pages show, in a fixed number of queries whatever its size."""
+    rnd = get_round(event, number)
+    tables = (sa.select(GameTable).where(GameTable.round_id == rnd.id)
+              .options(selectinload(GameTable.seats).selectinload(Seat.registration), selectinload(GameTable.games),
+                       selectinload(GameTable.votes), selectinload(GameTable.prize_claims),
+                       selectinload(GameTable.confirmations), selectinload(GameTable.reports))
+              .order_by(GameTable.number))
+    loaded = list(db.session.execute(tables).scalars())
+    sa.orm.attributes.set_committed_value(rnd, "tables", loaded)
+    for t in loaded:
+        sa.orm.attributes.set_committed_value(t, "round", rnd)
     return rnd
 
 
@@ -52,8 +67,9 @@ def rounds_of(event: Event) -> list[Round]:
 
 def _load_tables(event: Event, finished_only: bool = False) -> list[GameTable]:
     stmt = (sa.select(GameTable).join(Round).where(Round.event_id == event.id)
-            .options(selectinload(GameTable.seats), selectinload(GameTable.games), selectinload(GameTable.votes),
-                     selectinload(GameTable.prize_claims), sa.orm.contains_eager(GameTable.round))
+            .options(selectinload(GameTable.seats).selectinload(Seat.registration), selectinload(GameTable.games),
+                     selectinload(GameTable.votes), selectinload(GameTable.prize_claims),
+                     selectinload(GameTable.confirmations), sa.orm.contains_eager(GameTable.round))
             .order_by(Round.number, GameTable.number))
     if finished_only:
         stmt = stmt.where(Round.status != "draft")
@@ -73,14 +89,14 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
         rnd = t.round.number
         if t.kind == "bye":
             byes.append(Bye(rnd, ids[0]))
-        elif t.result_state is None:
-            continue
+        elif t.result_state != "confirmed":
+            continue                # only final results count: reported ones wait for confirmation
         elif t.kind == "pod":
             order = sorted((s for s in t.seats if s.eliminated_order is not None), key=lambda s: s.eliminated_order)
             games.append(PodGame(
                 round=rnd, table=t.number, players=ids,
                 survivors=frozenset(s.registration_id for s in t.seats if s.survived),
-                votes={v.voter_id: v.votee_id for v in t.votes},
+                votes={v.voter_id: v.votee_id for v in t.votes} if votes_visible(t) else {},
                 eliminated=tuple(s.registration_id for s in order),
                 prizes={c.condition: (c.holder_id, c.value) for c in t.prize_claims},
                 archenemy=t.archenemy_id if t.archenemy_id in ids else None))
@@ -304,7 +320,13 @@ def missing_results(rnd: Round) -> list[GameTable]:
     return [t for t in rnd.tables if t.kind != "bye" and t.result_state is None]
 
 
-def finish_round(rnd: Round, user: User) -> Round:
+def unconfirmed_results(rnd: Round) -> list[GameTable]:
+    """Tables with a result that is only reported, or disputed: not final until confirmed or settled."""
+    return [t for t in rnd.tables if t.kind != "bye" and t.result_state in ("reported", "disputed")]
+
+
+def finish_round(rnd: Round, user: User, accept_unconfirmed: bool = False) -> Round:
+    """Close the round. Unconfirmed or disputed tables need staff to accept them as they stand (logged)."""
     require_staff(user, rnd.event)
     if rnd.status != "published":
         raise Refused("Only a published round can be finished.", status=409)
@@ -312,13 +334,63 @@ def finish_round(rnd: Round, user: User) -> Round:
     if missing:
         raise Refused("Results are missing for table " + ", ".join(str(t.number) for t in missing) + ".",
                       status=409)
+    pending = unconfirmed_results(rnd)
+    if pending and not accept_unconfirmed:
+        disputed = [t for t in pending if t.result_state == "disputed"]
+        raise Refused(f"{len(pending)} table{'s are' if len(pending) != 1 else ' is'} not confirmed yet (table "
+                      + ", ".join(str(t.number) for t in pending) + ")"
+                      + (f", {len(disputed)} of them disputed" if disputed else "")
+                      + ". Settle or confirm them, or finish anyway to accept the results as they stand.",
+                      status=409)
+    if pending:
+        log(rnd.event, actor_name(user), "round.finish_override", round=rnd.number,
+            tables=[{"table": t.number, "state": t.result_state, "revision": t.result_revision} for t in pending])
+        for t in pending:
+            t.result_state = "confirmed"
     rnd.status = "finished"
     rnd.finished_at = utcnow()
     log(rnd.event, actor_name(user), "round.finish", round=rnd.number)
     return rnd
 
 
-# ----------------------------------------------------------------- results
+# ----------------------------------------------------------------- who may do what (views, templates, API use these)
+
+def event_uses_votes(event: Event) -> bool:
+    """Democratic votes are cast at pod tables when the event's scoring profile scores them."""
+    if event.mode != "pods":
+        return False
+    try:
+        return bool(get_profile(event.scoring_profile).uses_votes)
+    except Exception:   # noqa: BLE001 - an unknown profile id: fall back to the seed's rule
+        return event.scoring_profile == "democratic"
+
+
+def round_visible(rnd: Round, user: User | None) -> bool:
+    """Drafts are for the event's staff only: to everyone else they do not exist."""
+    return rnd.status != "draft" or staff_for(user, rnd.event) is not None
+
+
+def require_visible(rnd: Round, user: User | None) -> Round:
+    if not round_visible(rnd, user):
+        raise NotFound(f"Round {rnd.number} does not exist yet.")
+    return rnd
+
+
+def current_round(event: Event) -> Round | None:
+    """The round players see: the latest one that is published (or finished)."""
+    return db.session.execute(sa.select(Round).where(Round.event_id == event.id, Round.status != "draft")
+                              .order_by(Round.number.desc()).limit(1)).scalar()
+
+
+def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
+    """The player's current round and seat in it (None when not seated): one definition for every page."""
+    rnd = current_round(reg.event)
+    if rnd is None:
+        return None, None
+    seat = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == reg.id)
+                              .options(selectinload(Seat.table))).scalar()
+    return rnd, seat
+
 
 def table_actor(table: GameTable, reg: Registration | None, user: User | None,
                 doing: str = "report its result") -> tuple[str, bool]:
@@ -326,15 +398,62 @@ def table_actor(table: GameTable, reg: Registration | None, user: User | None,
     event = table.round.event
     if table.round.status == "draft":
         raise Refused("Publish the round first: its pairings are still a draft.", status=409)
-    if user is not None:
-        try:
-            require_staff(user, event)
-            return actor_name(user), True
-        except Refused:
-            pass
+    if staff_for(user, event) is not None:
+        return actor_name(user), True
     if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
         raise Refused(f"Only the players at this table or staff can {doing}.", status=403)
+    if reg.dropped_at is not None:
+        raise Refused(f"You have dropped from the event, so you cannot {doing}. Ask a judge if this is wrong.",
+                      status=403)
     return f"player:{reg.id}", False
+
+
+def confirmers(table: GameTable) -> set[int]:
+    """Who has confirmed the table's current result revision."""
+    return {c.registration_id for c in table.confirmations if c.revision == table.result_revision}
+
+
+def needed_confirmers(table: GameTable) -> set[int]:
+    """Every player still in the event at the table must agree (a dropped player cannot)."""
+    return {s.registration_id for s in table.seats if s.registration.dropped_at is None}
+
+
+def why_not_report(table: GameTable, staff: bool) -> str | None:
+    """None when a result may be reported now; else what to do instead."""
+    if table.kind == "bye":
+        return "A bye has no result to report."
+    if staff:
+        return None
+    if table.round.status == "finished":
+        return "This round is finished; ask a judge to correct it."
+    if table.result_state == "confirmed":
+        return "This result is confirmed; ask a judge to correct it."
+    return None
+
+
+def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision: int | None = None) -> str | None:
+    if table.kind == "bye" or table.result_state is None:
+        return "There is no result to confirm yet."
+    if table.round.status == "finished" and not staff:
+        return "This round is finished; its results are final."
+    if table.result_state == "disputed" and not staff:
+        return "The players at this table reported different results: a judge will settle it."
+    if revision is not None and revision != table.result_revision:
+        return "The result changed since you opened the page: look at it again before you confirm."
+    return None
+
+
+def why_not_vote(table: GameTable, staff: bool) -> str | None:
+    if table.kind != "pod" or not event_uses_votes(table.round.event):
+        return "Votes are for pod games of events that score them."
+    if table.round.status == "finished" and not staff:
+        return "This round is finished; votes are closed."
+    return None
+
+
+def _refuse_if(reason: str | None, status: int = 409) -> None:
+    if reason:
+        raise Refused(reason, status=status)
 
 
 def _seated_ids(table: GameTable) -> list[int]:
@@ -366,31 +485,68 @@ def _result_snapshot(table: GameTable) -> dict:
             "archenemy": table.archenemy_id}
 
 
-def _record(table: GameTable, actor: str, staff: bool, reporter_id: int | None, before: dict | None) -> None:
+def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None, before: dict | None,
+            seen_revision: int | None) -> None:
+    """Store a new version of the table's result, or recognise a repeat or a dispute.
+
+    Staff: the result is final (and settles a dispute). A player: the first report is "reported"
+    with the reporter's own confirmation; the same result again only confirms it; their own
+    correction before anyone else agreed is a new revision; anything else that differs marks the
+    table disputed, keeping every version for staff.
+    """
+    after = _result_snapshot(table)
+    event = table.round.event
+    if not staff and before is not None and after == before:
+        if table.result_state == "reported" and reg.id not in confirmers(table):
+            _add_confirmation(table, reg.id)
+        return
+    if staff:
+        state = "confirmed"
+    elif before is None:
+        state = "reported"
+    elif (table.result_state == "reported" and seen_revision in (None, table.result_revision)
+          and _last_reporter(table) == reg.id and confirmers(table) <= {reg.id}):
+        state = "reported"
+    else:
+        state = "disputed"
+    table.result_revision = (table.result_revision or 0) + 1
+    table.result_state = state
     table.result_by = actor
     table.result_at = utcnow()
-    if staff:
+    table.reports.append(ResultReport(revision=table.result_revision, actor=actor, staff=staff,
+                                      registration_id=reg.id if reg is not None and not staff else None,
+                                      result=after, at=table.result_at))
+    if state == "reported":
+        _add_confirmation(table, reg.id)
+    action = ("result.enter" if before is None else "result.correct") if staff else (
+        "result.dispute" if state == "disputed" else "result.report")
+    log(event, actor, action, round=table.round.number, table=table.number, revision=table.result_revision,
+        before=before, after=after)
+
+
+def _last_reporter(table: GameTable) -> int | None:
+    return table.reports[-1].registration_id if table.reports else None
+
+
+def _add_confirmation(table: GameTable, reg_id: int) -> None:
+    table.confirmations.append(ResultConfirmation(registration_id=reg_id, revision=table.result_revision))
+    db.session.flush()
+    if needed_confirmers(table) <= confirmers(table):
         table.result_state = "confirmed"
-        table.confirmed_by = []
-    else:
-        table.result_state = "reported"
-        table.confirmed_by = [reporter_id]
-        _maybe_confirmed(table)
-    event = table.round.event
-    action = "result.correct" if before is not None and staff else "result.report" if not staff else "result.enter"
-    log(event, actor, action, round=table.round.number, table=table.number, before=before,
-        after=_result_snapshot(table))
+
+
+def lock_table(table: GameTable) -> GameTable:
+    """Writes at one table take turns (PostgreSQL: a row lock; SQLite: the request's write lock),
+    and then read the table as it is now."""
+    db.session.execute(sa.select(GameTable.id).where(GameTable.id == table.id).with_for_update())
+    db.session.expire(table)
+    return table
 
 
 def _check_changeable(table: GameTable, staff: bool) -> dict | None:
-    if table.kind == "bye":
-        raise Refused("A bye has no result to report.", status=409)
+    _refuse_if(why_not_report(table, staff))
     if table.result_state is None:
         return None
-    if not staff and table.result_state == "confirmed":
-        raise Refused("This result is confirmed; ask a judge to correct it.", status=409)
-    if table.round.status == "finished" and not staff:
-        raise Refused("This round is finished; ask a judge to correct it.", status=409)
     return _result_snapshot(table)
 
 
@@ -398,7 +554,8 @@ KEEP = object()   # report_pod_result(archenemy=KEEP): leave the table's archene
 
 
 def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
-                      reg: Registration | None = None, user: User | None = None, archenemy=KEEP) -> GameTable:
+                      reg: Registration | None = None, user: User | None = None, archenemy=KEEP,
+                      revision: int | None = None) -> GameTable:
     """Survivors at the end (or at time), optional elimination order and prize claims.
 
     `archenemy` (staff only): the player who was the archenemy of an Archenemy game at this
@@ -407,6 +564,7 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
     actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
         raise Refused("This table is a 1v1 match: report its games.", status=409)
+    lock_table(table)
     before = _check_changeable(table, staff)
     if archenemy is not KEEP:
         if not staff:
@@ -422,8 +580,11 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
         s.survived = s.registration_id in survivors
         s.eliminated_order = eliminated.index(s.registration_id) + 1 if s.registration_id in eliminated else None
     _set_prizes(table, prizes)
+    if not survivors and not staff:
+        raise Refused("Tick the players still alive at the end (or when time was called): at least one. "
+                      "If everyone lost at once, ask a judge to enter the result.", field="survivors")
     db.session.flush()
-    _record(table, actor, staff, reg.id if reg else None, before)
+    _record(table, actor, staff, reg, before, revision)
     return table
 
 
@@ -457,11 +618,12 @@ def _set_prizes(table: GameTable, prizes) -> None:
 
 
 def report_duel_games(table: GameTable, winners, *, reg: Registration | None = None,
-                      user: User | None = None) -> GameTable:
+                      user: User | None = None, revision: int | None = None) -> GameTable:
     """Game by game: each entry is the winner's player id, or None for a drawn game."""
     actor, staff = table_actor(table, reg, user)
     if table.kind != "match":
         raise Refused("This table is a pod: report survivors and votes.", status=409)
+    lock_table(table)
     before = _check_changeable(table, staff)
     if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= 3:
         raise Refused("Report one to three games.", field="games")
@@ -481,40 +643,51 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
     for i, w in enumerate(winners, 1):
         table.games.append(DuelGame(number=i, winner_id=w))
     db.session.flush()
-    _record(table, actor, staff, reg.id if reg else None, before)
+    _record(table, actor, staff, reg, before, revision)
     return table
 
 
-def _maybe_confirmed(table: GameTable) -> None:
-    if set(table.confirmed_by or []) >= set(_seated_ids(table)):
-        table.result_state = "confirmed"
-
-
-def confirm_result(table: GameTable, reg: Registration | None = None, user: User | None = None) -> GameTable:
-    """Another player at the table agrees with the reported result; staff confirm it for everyone."""
-    actor, staff = table_actor(table, reg, user)
-    if table.result_state is None:
-        raise Refused("There is no result to confirm yet.", status=409)
+def confirm_result(table: GameTable, reg: Registration | None = None, user: User | None = None,
+                   revision: int | None = None) -> GameTable:
+    """Another player at the table agrees with the result they saw (its revision); staff confirm it for
+    everyone. Confirming twice is harmless; confirming a result that has changed is refused."""
+    actor, staff = table_actor(table, reg, user, doing="confirm its result")
+    lock_table(table)
+    _refuse_if(why_not_confirm(table, reg.id if reg else None, staff, revision))
     if staff:
         table.result_state = "confirmed"
+    elif table.result_state == "confirmed" or reg.id in confirmers(table):
+        return table
     else:
-        if reg.id not in (table.confirmed_by or []):
-            table.confirmed_by = [*(table.confirmed_by or []), reg.id]
-        _maybe_confirmed(table)
-    log(table.round.event, actor, "result.confirm", round=table.round.number, table=table.number)
+        _add_confirmation(table, reg.id)
+    log(table.round.event, actor, "result.confirm", round=table.round.number, table=table.number,
+        revision=table.result_revision)
     return table
+
+
+def settle_dispute(table: GameTable, revision: int, user: User) -> GameTable:
+    """Staff accept one reported version of a disputed (or any) result as the final one."""
+    require_staff(user, table.round.event)
+    chosen = next((r for r in table.reports if r.revision == revision), None)
+    if chosen is None or not chosen.result:
+        raise Refused(f"Table {table.number} has no version {revision} to accept.", status=404)
+    data = chosen.result
+    if table.kind == "match":
+        return report_duel_games(table, data.get("games") or [], user=user)
+    prizes = {c: {"holder": v[0], "value": v[1]} for c, v in (data.get("prizes") or {}).items()}
+    return report_pod_result(table, data.get("survivors") or [], data.get("eliminated") or [], prizes, user=user)
 
 
 def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,
               user: User | None = None) -> Vote:
     """One vote per voter per game, for another player at the table; changeable until the round ends."""
-    actor, staff = table_actor(table, reg, user)
+    actor, staff = table_actor(table, reg, user, doing="vote")
     if table.kind != "pod":
         raise Refused("Votes are for pod games.", status=409)
     if not staff and (reg is None or voter_id != reg.id):
         raise Refused("You can only cast your own vote.", status=403)
-    if table.round.status == "finished" and not staff:
-        raise Refused("This round is finished; votes are closed.", status=409)
+    _refuse_if(why_not_vote(table, staff))
+    lock_table(table)
     seated = _seated_ids(table)
     for v in (voter_id, votee_id):
         if not isinstance(v, int) or isinstance(v, bool) or v not in seated:
@@ -523,6 +696,8 @@ def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registrati
         raise Refused("Vote for one of the other players at your table, not yourself.", field="vote")
     vote = db.session.execute(sa.select(Vote).where(Vote.table_id == table.id, Vote.voter_id == voter_id)).scalar()
     before = vote.votee_id if vote else None
+    if vote is not None and vote.votee_id == votee_id:
+        return vote                       # the same vote again (a double tap): nothing changes
     if vote is None:
         vote = Vote(voter_id=voter_id, votee_id=votee_id)
         table.votes.append(vote)
@@ -536,7 +711,8 @@ def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registrati
 
 
 def votes_visible(table: GameTable) -> bool:
-    """Votes stay hidden from the table until everyone has voted, if the event says so."""
-    if not table.round.event.hide_votes:
+    """Votes stay hidden (from the table and the public standings) until everyone still in the event has
+    voted or the round is finished, if the event says so."""
+    if not table.round.event.hide_votes or table.round.status == "finished":
         return True
-    return {v.voter_id for v in table.votes} >= set(_seated_ids(table))
+    return {v.voter_id for v in table.votes} >= needed_confirmers(table)

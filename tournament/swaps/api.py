@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import jsonify
 
 from ..api import bp
-from ..api.views import REGISTRATION, commit, json_body, only_fields, staff_registration
+from ..api.views import REGISTRATION, json_body, only_fields, staff_registration
 from ..events import operations as ops
 from . import operations as swaps
 
@@ -33,7 +33,6 @@ def _answer(reg, result=None):
 def player_swaps(code: str):
     reg = ops.registration_by_code(code)
     response = _answer(reg)
-    commit()                               # the window's deadline is stored the first time anyone looks
     return response
 
 
@@ -42,7 +41,6 @@ def player_swaps_submit(code: str):
     reg = ops.registration_by_code(code)
     data = _body(PLAYER_FIELDS)
     result = swaps.change_swaps(reg, data.get("pairs") or [], data.get("undo") or [], game=data.get("game"))
-    commit()
     return _answer(reg, result)
 
 
@@ -51,7 +49,6 @@ def registration_swaps(event_id: int, registration_id: int):
     _user, reg = staff_registration(event_id, registration_id)
     body = _answer(reg).get_json()
     body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]
-    commit()
     return jsonify(body)
 
 
@@ -61,7 +58,6 @@ def registration_swaps_submit(event_id: int, registration_id: int):
     data = _body(STAFF_FIELDS)
     result = swaps.change_swaps(reg, data.get("pairs") or [], data.get("undo") or [], user=user,
                                 game=data.get("game"), override_reason=data.get("override_reason"))
-    commit()
     body = _answer(reg, result).get_json()
     body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]
     return jsonify(body)

@@ -59,11 +59,12 @@ def iso(value: datetime | None) -> str | None:
 # ----------------------------------------------------------------- where the player plays
 
 def current_table(reg: Registration) -> GameTable | None:
-    """The player's table in the latest published, unfinished round (byes have no game)."""
-    return db.session.execute(
-        sa.select(GameTable).join(Seat, Seat.table_id == GameTable.id).join(Round, Round.id == GameTable.round_id)
-        .where(Seat.registration_id == reg.id, Round.status == "published", GameTable.kind != "bye")
-        .order_by(Round.number.desc()).limit(1)).scalar()
+    """The player's table in the current round while it is open (byes have no game)."""
+    from ..rounds.operations import current_seat
+    rnd, seat = current_seat(reg)
+    if rnd is None or seat is None or rnd.status != "published" or seat.table.kind == "bye":
+        return None
+    return seat.table
 
 
 def _windows(table: GameTable) -> dict[int, SwapWindow]:

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, g, make_response, redirect, render_template,
 from ..auth.access import login_required
 from ..errors import Refused
 from ..events import operations as ops
-from ..extensions import db
+from ..web import private
 from ..rounds import operations as rounds
 from . import operations as swaps
 
@@ -25,18 +25,12 @@ def _ids_from_form(name: str) -> list[int]:
         raise Refused("Choose swaps to undo from the list.", field=name) from None
 
 
-def _private(response):
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 # ----------------------------------------------------------------- players
 
 @bp.get("/p/<code>/swap")
 def player_swap(code):
     reg = ops.registration_by_code(code)
     state = swaps.state(reg)
-    db.session.commit()                   # the window's deadline is stored the first time anyone looks
     return _render_player(reg, state)
 
 
@@ -45,7 +39,7 @@ def _render_player(reg, state, status=200):
         "swaps/player.html", reg=reg, event=reg.event, state=state,
         api_url=url_for("api.player_swaps", code=reg.access_code),
         post_url=url_for("swaps.player_swap_post", code=reg.access_code)), status)
-    return _private(response)
+    return private(response)
 
 
 @bp.post("/p/<code>/swap")
@@ -53,7 +47,6 @@ def player_swap_post(code):
     """Without JavaScript: the same all-or-nothing submission as the API."""
     reg = ops.registration_by_code(code)
     result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"))
-    db.session.commit()
     if result.made or result.undone:
         flash(f"Done: {len(result.made)} swapped, {len(result.undone)} undone.", "ok")
     return redirect(url_for("swaps.player_swap", code=reg.access_code))
@@ -78,10 +71,9 @@ def player_log(event_id, registration_id):
         result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"), user=g.user,
                                     game=int(game) if game.isdigit() else None,
                                     override_reason=request.form.get("override_reason") or None)
-        db.session.commit()
         flash(f"Entered for {reg.name}: {len(result.made)} swapped, {len(result.undone)} undone.", "ok")
         return redirect(url_for("swaps.player_log", event_id=event.id, registration_id=reg.id))
-    return _private(_make(render_template(
+    return private(_make(render_template(
         "swaps/player_log.html", event=event, reg=reg, state=swaps.state(reg), log=swaps.swaps_of(reg),
         versions=swaps.versions_of(reg), iso=swaps.iso)))
 
@@ -94,9 +86,8 @@ def table_log(event_id, number, table_number):
     windows = {}
     if table.started_at is not None:
         windows = {n: swaps.window_json(swaps.window(table, n)) for n in ((1, 2, 3) if table.kind == "match" else (1,))}
-    db.session.commit()
     names = {s.registration_id: s.registration.name for s in table.seats}
-    return _private(_make(render_template(
+    return private(_make(render_template(
         "swaps/table_log.html", event=event, table=table, log=swaps.table_log(table), names=names,
         windows=windows, last_started=swaps.last_started_game(table) if table.kind == "match" else 1,
         iso=swaps.iso)))
@@ -108,7 +99,6 @@ def start_game(event_id, number, table_number, game):
     event = _staff_event(event_id)
     table = rounds.get_table(rounds.get_round(event, number), table_number)
     swaps.start_duel_game(table, game, user=g.user)
-    db.session.commit()
     flash(f"Game {game} at table {table.number} started; sideboarding for it is closed.", "ok")
     return redirect(url_for("swaps.table_log", event_id=event.id, number=number, table_number=table_number))
 

@@ -1,0 +1,170 @@
+"""One request lifecycle, as Indico's request handler (RH) does it.
+
+Every web and API request runs its view, then commits once: a response under
+400 is committed, a refusal is rolled back. Views, API handlers and CLI
+commands never commit, flush or roll back themselves.
+
+A database conflict (a unique constraint another request won, a serialization
+failure or deadlock, SQLite's "database is locked") is retried a bounded
+number of times: the retry sees the other request's committed row, so the
+operation decides again (a double-tapped vote becomes one vote, a second
+registration with a player ID gets the usual "already registered" refusal).
+What still conflicts after the retries is a 409 with a message, never a 500.
+
+SQLite: a write request (POST, PUT, PATCH, DELETE) takes the write lock when
+its transaction begins (BEGIN IMMEDIATE), so it waits its turn behind the busy
+timeout instead of failing on a stale read snapshot.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+import sqlalchemy as sa
+from flask import Flask, current_app, g, has_app_context, has_request_context, request, session
+
+from .extensions import db
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+ATTEMPTS = 5
+CONFLICT_MESSAGE = ("This conflicts with a change made at the same moment by someone else. "
+                    "Reload the page to see it, then try again.")
+BUSY_MESSAGE = "The server is busy with other changes right now. Wait a moment and try again."
+UNAVAILABLE_MESSAGE = ("The database cannot be reached right now. Wait a moment and try again; "
+                       "staff: check that the database server is running.")
+BAD_VALUE_MESSAGE = "A value in the request is too long or out of range for what it describes."
+
+_LOCK_WORDS = ("database is locked", "database table is locked", "database schema has changed")
+_RETRY_SQLSTATES = {"40001", "40P01", "55P03"}      # serialization failure, deadlock, lock not available
+
+
+class TournamentFlask(Flask):
+    def full_dispatch_request(self):
+        return run_request(super().full_dispatch_request)
+
+
+def wants_write_lock() -> bool:
+    if not has_app_context():
+        return False
+    return g.get("write_lock", False) or (has_request_context() and request.method not in SAFE_METHODS)
+
+
+def keep_changes_on_refusal() -> None:
+    """An operation whose refusal must still be stored (a failed login attempt) says so here."""
+    if has_request_context():
+        g.keep_changes_on_refusal = True
+
+
+def conflict_kind(error: BaseException) -> str | None:
+    """'constraint', 'busy', 'unavailable', 'bad_value', or None for an error that is not the database's."""
+    if isinstance(error, sa.orm.exc.StaleDataError):
+        return "busy"
+    if isinstance(error, sa.exc.IntegrityError):
+        return "constraint"
+    if isinstance(error, sa.exc.DataError):
+        return "bad_value"
+    if isinstance(error, sa.exc.OperationalError):
+        orig = getattr(error, "orig", None)
+        if getattr(orig, "sqlstate", None) in _RETRY_SQLSTATES:
+            return "busy"
+        text = str(orig or error).lower()
+        if any(word in text for word in _LOCK_WORDS):
+            return "busy"
+        if getattr(error, "connection_invalidated", False) or "connect" in text or "closed" in text:
+            return "unavailable"
+    if isinstance(error, sa.exc.DBAPIError):
+        orig = getattr(error, "orig", None)
+        if getattr(orig, "sqlstate", None) in _RETRY_SQLSTATES:
+            return "busy"
+    return None
+
+
+def run_request(dispatch):
+    """Run the whole request (hooks, view, error handlers), then commit once or roll back."""
+    flashes = list(session.get("_flashes", [])) if "_flashes" in session else None
+    for attempt in range(ATTEMPTS):
+        g.write_lock = attempt > 0
+        g.pop("keep_changes_on_refusal", None)
+        g.pop("discard_changes", None)
+        try:
+            response = dispatch()
+            keep = response.status_code < 400 or g.pop("keep_changes_on_refusal", False)
+            if keep and not g.pop("discard_changes", False):
+                db.session.commit()
+            else:
+                db.session.rollback()
+            return response
+        except (sa.exc.SQLAlchemyError, sa.orm.exc.StaleDataError) as e:
+            db.session.rollback()
+            kind = conflict_kind(e)
+            if kind is None:
+                raise
+            _restore_flashes(flashes)
+            last = attempt + 1 == ATTEMPTS or kind in ("bad_value", "unavailable") or (
+                kind == "constraint" and attempt >= 1)
+            if last:
+                current_app.logger.warning("request %s %s: %s after %d attempts: %s", request.method,
+                                           request.path, kind, attempt + 1, e.__class__.__name__)
+                return _refusal_for(kind)
+            time.sleep(random.uniform(0.005, 0.03) * (attempt + 1))
+    return _refusal_for("busy")     # not reached
+
+
+def _restore_flashes(flashes) -> None:
+    if flashes is None:
+        session.pop("_flashes", None)
+    else:
+        session["_flashes"] = flashes
+
+
+def _refusal_for(kind: str):
+    from .web import error_response
+    status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
+                       "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
+    response = current_app.make_response(error_response(message, status))
+    if status in (409, 503):
+        response.headers["Retry-After"] = "2"
+    return current_app.finalize_request(response, from_error_handler=True)
+
+
+@sa.event.listens_for(sa.orm.Session, "after_begin")
+def _sqlite_write_lock(_session, _transaction, connection) -> None:
+    """SQLite: a write request's transaction takes the write lock first (see the module docstring)."""
+    if connection.dialect.name != "sqlite" or not wants_write_lock():
+        return
+    raw = connection.connection.dbapi_connection
+    if raw is not None and not raw.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def discard_changes() -> None:
+    """A dry run: the operation ran to check everything, but nothing of it is kept."""
+    g.discard_changes = True
+
+
+def one_transaction(command):
+    """A CLI command is one transaction: committed when it returns, rolled back when it fails."""
+    from functools import wraps
+
+    import click
+
+    @wraps(command)
+    def wrapped(*args, **kwargs):
+        g.write_lock = True
+        try:
+            result = command(*args, **kwargs)
+            if g.pop("discard_changes", False):
+                db.session.rollback()
+            else:
+                db.session.commit()
+            return result
+        except (sa.exc.SQLAlchemyError, sa.orm.exc.StaleDataError) as e:
+            db.session.rollback()
+            if conflict_kind(e) is None:
+                raise
+            raise click.ClickException(f"Nothing was stored: the database refused the change ({conflict_kind(e)}): "
+                                       f"{str(getattr(e, 'orig', e))[:200]}") from None
+        except BaseException:
+            db.session.rollback()
+            raise
+    return wrapped

@@ -1,0 +1,92 @@
+"""How rounds are shown: clocks, table views, names in order, prize leaders (shared by pages and PDFs)."""
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime, timezone
+
+from . import operations as ops
+
+
+def name_key(name: str) -> str:
+    """Alphabetical order by the name as written, for every script (no locale needed)."""
+    return unicodedata.normalize("NFKD", name or "").casefold()
+
+
+def as_utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def iso_utc(value: datetime | None) -> str:
+    """A stored time as ISO 8601 in UTC (what rounds.js reads); SQLite hands back naive UTC times."""
+    value = as_utc(value)
+    return value.isoformat(timespec="seconds").replace("+00:00", "Z") if value else ""
+
+
+def timer_info(rnd) -> dict:
+    """What the page needs to show the round clock: the stored deadline and the server's time now."""
+    now = datetime.now(timezone.utc)
+    ends = as_utc(rnd.ends_at) if rnd is not None else None
+    remaining = max(0, int((ends - now).total_seconds())) if ends else None
+    return {"ends_at": iso_utc(ends), "now": iso_utc(now), "minutes": rnd.event.round_minutes if rnd else 0,
+            "started": ends is not None, "finished": rnd is not None and rnd.status == "finished",
+            "remaining": remaining,
+            "text": clock_text(remaining) if remaining is not None else clock_text(60 * (rnd.event.round_minutes
+                                                                                      if rnd else 0))}
+
+
+def clock_text(seconds: int) -> str:
+    h, rest = divmod(max(0, seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+def prize_rows(event, names: dict[int, str]) -> list[dict]:
+    """The leaders per alternate prize condition ({condition id: [(player, value)]} from scoring), to print."""
+    board = ops.prize_board(event) or {}
+    rows = []
+    for condition in event.prize_conditions or []:
+        leaders = board.get(condition["id"]) or []
+        rows.append({"id": condition["id"], "name": condition["name"], "kind": condition.get("kind", "max"),
+                     "leaders": [names.get(p, f"#{p}") for p, _v in leaders],
+                     "value": leaders[0][1] if leaders else None})
+    return rows
+
+
+def table_view(table, names: dict[int, str]) -> dict:
+    return {"number": table.number, "kind": table.kind, "table": table,
+            "seats": [{"seat": s.seat, "id": s.registration_id, "name": names.get(s.registration_id, "?"),
+                       "survived": s.survived, "out": s.eliminated_order} for s in table.seats]}
+
+
+def result_view(table, names: dict[int, str]) -> dict:
+    """Who confirmed the current result, and every reported version (a dispute shows them side by side)."""
+    return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
+            "disputed": table.result_state == "disputed",
+            "versions": [{"revision": r.revision, "by": _actor_text(r.actor, names), "at": r.at, "staff": r.staff,
+                          "text": version_text(table.kind, r.result or {}, names),
+                          "current": r.revision == table.result_revision} for r in table.reports]}
+
+
+def _actor_text(actor: str, names: dict[int, str]) -> str:
+    if actor.startswith("player:"):
+        try:
+            return names.get(int(actor.split(":", 1)[1]), "a player")
+        except ValueError:
+            return "a player"
+    return actor.split(":", 1)[-1] if ":" in actor else actor
+
+
+def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
+    """One reported version in words: "survived: A, B" or "games: A, draw"."""
+    if not result:
+        return "(not recorded)"
+    if kind == "match":
+        games = ["draw" if w is None else names.get(w, "?") for w in result.get("games") or []]
+        return "games won: " + ", ".join(games)
+    survivors = [names.get(p, "?") for p in result.get("survivors") or []]
+    text = "survived: " + (", ".join(survivors) or "nobody")
+    if result.get("eliminated"):
+        text += "; out in order: " + ", ".join(names.get(p, "?") for p in result["eliminated"])
+    return text
