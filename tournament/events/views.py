@@ -60,8 +60,11 @@ def player_url(reg) -> str:
 
 
 def desk_query() -> str:
+    """The search box's text without control characters (a NUL is no part of any name or code)."""
     q = request.values.get("q", "")
-    return q.strip()[:MAX_QUERY] if isinstance(q, str) else ""
+    if not isinstance(q, str):
+        return ""
+    return "".join(ch for ch in q if ch.isprintable() or ch == " ").strip()[:MAX_QUERY]
 
 
 def desk_row(reg, deck: dict) -> dict:
