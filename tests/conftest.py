@@ -6,12 +6,15 @@ session and every table is emptied after each test.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import shutil
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from flask import has_app_context
+from flask.testing import FlaskClient
 
 from tournament import create_app
 from tournament.config import TestingConfig, database_url_from_env
@@ -25,10 +28,27 @@ PG_URL = database_url_from_env(os.environ.get("TEST_DATABASE_URL"))
 def _make_app(uri: str, tmp_path: Path):
     class Config(TestingConfig):
         SQLALCHEMY_DATABASE_URI = uri
+        INSTANCE_PATH = str(tmp_path / "instance")
     app = create_app(Config)
-    app.instance_path = str(tmp_path / "instance")
-    os.makedirs(app.instance_path, exist_ok=True)
+    app.test_client_class = IsolatedClient
     return app
+
+
+class IsolatedClient(FlaskClient):
+    """Each request pushes its own app context, and so its own database session, as on the server.
+
+    The test's own session (the `db` fixture's context) commits what the test prepared before the
+    request and reads afresh after it, as a second program looking at the same database would."""
+
+    def open(self, *args, **kwargs):
+        from tournament.extensions import db as _db
+        outer = has_app_context()
+        if outer:
+            _db.session.commit()
+        response = contextvars.Context().run(super().open, *args, **kwargs)
+        if outer:
+            _db.session.expire_all()
+        return response
 
 
 def _migrate(app) -> None:
@@ -66,8 +86,8 @@ def app(_template_db, tmp_path):
     from tournament.cards.repository import DbCardPool
     from tournament.extensions import db as _db
     DbCardPool.clear_cache()
+    yield app
     with app.app_context():
-        yield app
         _db.session.remove()
         if PG_URL:
             tables = [t.name for t in _db.metadata.sorted_tables]
@@ -79,8 +99,11 @@ def app(_template_db, tmp_path):
 
 @pytest.fixture
 def db(app):
+    """The database, with an app context for the test's own work (factories, checks)."""
     from tournament.extensions import db as _db
-    return _db
+    with app.app_context():
+        yield _db
+        _db.session.remove()
 
 
 @pytest.fixture

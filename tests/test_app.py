@@ -16,6 +16,12 @@ def test_database_url_from_environment_uses_psycopg(monkeypatch, tmp_path):
     assert app.config["SECRET_KEY"] == "s3cret"
 
 
+@pytest.fixture(autouse=True)
+def _instance_in_tmp(monkeypatch, tmp_path):
+    """create_app() here must not write into the checkout's instance/ folder."""
+    monkeypatch.setenv("INSTANCE_PATH", str(tmp_path / "instance"))
+
+
 def test_default_database_is_sqlite_under_instance(monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     app = create_app()
@@ -64,4 +70,5 @@ def test_without_secret_key_a_random_one_is_kept_in_instance(monkeypatch, tmp_pa
     assert len(key) == 64 and key != "dev-only-change-me"
     assert create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SECRET_KEY"] == key
     stored = os.path.join(first.instance_path, "secret_key")
+    assert first.instance_path == str(tmp_path / "instance")
     assert oct(os.stat(stored).st_mode & 0o777) == "0o600"

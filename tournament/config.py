@@ -26,6 +26,8 @@ class Config:
         "scryfall": "https://api.scryfall.com/bulk-data/oracle-cards",
     }
     CARD_IMPORT_BATCH = 2000
+    PASSWORD_HASH_METHOD = "scrypt"
+    PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
 
     @classmethod
     def from_env(cls) -> dict:
@@ -34,10 +36,13 @@ class Config:
             out["SQLALCHEMY_DATABASE_URI"] = url
         if key := os.environ.get("SECRET_KEY"):
             out["SECRET_KEY"] = key
+        if public := os.environ.get("PUBLIC_URL"):
+            out["PUBLIC_URL"] = public.rstrip("/")
         return out
 
 
 class TestingConfig(Config):
     TESTING = True
+    PASSWORD_HASH_METHOD = "pbkdf2:sha256:1000"      # cheap: tests create and log in many users
     WTF_CSRF_ENABLED = False
     SECRET_KEY = "testing"

@@ -197,6 +197,16 @@ def test_a_revoked_token_is_refused(api, db, organizer, token):
     refused(api.get("/events", token=token), 401, "unknown or has been revoked")
 
 
+def test_using_a_token_records_when_it_was_last_used(api, db, organizer, token):
+    """The touch is stored by the request's own commit (each request has its own session here)."""
+    row = db.session.execute(sa.select(ApiToken).where(ApiToken.user_id == organizer.id)).scalar_one()
+    assert row.last_used_at is None
+    assert api.get("/events", token=token).status_code == 200
+    db.session.expire_all()
+    assert db.session.execute(sa.select(ApiToken.last_used_at).where(ApiToken.user_id == organizer.id)
+                              ).scalar_one() is not None
+
+
 def test_a_players_access_code_is_not_a_staff_token(api, event, make_player):
     reg = make_player(event, "Anna")
     refused(api.get(f"/events/{event.id}/registrations", token=reg.access_code), 401, "unknown")

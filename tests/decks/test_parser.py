@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED
+
 from tournament.decks.domain import DeckInputError, Entry, ParsedDeck, SECTIONS
 from tournament.decks.parser import (
     DUNGEON_NAMES, MAX_LINES, parse_decklist, parse_upload, read_decklist_text,
 )
 
-DECKS = Path("/work/shared/decks")
+DECKS = SHARED / "decks"
 EXPECTED = json.loads((DECKS / "expected.json").read_text()) if DECKS.exists() else {}
 SAMPLE_FILES = sorted(DECKS.glob("*.txt")) if DECKS.exists() else []
 

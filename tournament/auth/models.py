@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 
 import sqlalchemy as sa
+from flask import current_app
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..cards.models import utcnow
@@ -24,7 +25,7 @@ class User(db.Model):
     __table_args__ = (sa.CheckConstraint("role in ('organizer', 'judge')", name="role"),)
 
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

@@ -91,8 +91,8 @@ def _profile(event: Event):
 
 
 def _uses_votes(event: Event) -> bool:
-    profile = _profile(event)
-    return event.mode == "pods" and bool(getattr(profile, "uses_votes", event.scoring_profile == "democratic"))
+    from ..rounds.operations import event_uses_votes
+    return event_uses_votes(event)
 
 
 def _conditions(event: Event) -> tuple[d.PrizeCondition, ...]:

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, g, make_response, redirect, render_template,
 from ..auth.access import login_required
 from ..errors import Refused
 from ..events import operations as ops
-from ..web import private
+from ..web import private, staff_event
 from ..rounds import operations as rounds
 from . import operations as swaps
 
@@ -54,17 +54,11 @@ def player_swap_post(code):
 
 # ----------------------------------------------------------------- staff
 
-def _staff_event(event_id: int):
-    event = ops.get_event(event_id)
-    ops.require_staff(g.get("user"), event)
-    return event
-
-
 @bp.route("/events/<int:event_id>/players/<int:registration_id>/swaps", methods=["GET", "POST"])
 @login_required
 def player_log(event_id, registration_id):
     """A player's swaps and deck versions (judges); enter swaps for them, with an override reason if late."""
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     reg = ops.get_registration(event, registration_id)
     if request.method == "POST":
         game = request.form.get("game", "").strip()
@@ -81,7 +75,7 @@ def player_log(event_id, registration_id):
 @bp.get("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/swaps")
 @login_required
 def table_log(event_id, number, table_number):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     table = rounds.get_table(rounds.get_round(event, number), table_number)
     windows = {}
     if table.started_at is not None:
@@ -96,7 +90,7 @@ def table_log(event_id, number, table_number):
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/games/<int:game>/start")
 @login_required
 def start_game(event_id, number, table_number, game):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     table = rounds.get_table(rounds.get_round(event, number), table_number)
     swaps.start_duel_game(table, game, user=g.user)
     flash(f"Game {game} at table {table.number} started; sideboarding for it is closed.", "ok")
