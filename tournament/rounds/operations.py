@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from datetime import timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import selectinload, subqueryload
 
 from ..auth.models import User
 from ..cards.models import utcnow
@@ -36,19 +36,38 @@ def get_round(event: Event, number) -> Round:
     return rnd
 
 
-def load_round(event: Event, number) -> Round:
-    """A round with everything its pages show, in a fixed number of queries whatever its size."""
-    rnd = get_round(event, number)
+def _table_loads(*, results: bool = True, reports: bool = False) -> list:
+    """What a page of tables shows, each in one statement whatever the number of tables.
+
+    subqueryload repeats the tables' own WHERE as a subquery instead of listing their ids, so a
+    collection costs one statement at any size (selectinload splits long id lists into chunks of
+    500); a seat's registration comes in the same statement as the seat.
+    """
+    loads = [subqueryload(GameTable.seats).joinedload(Seat.registration)]
+    if results:
+        loads += [subqueryload(GameTable.games), subqueryload(GameTable.votes), subqueryload(GameTable.prize_claims),
+                  subqueryload(GameTable.confirmations)]
+    if reports:
+        loads.append(subqueryload(GameTable.reports))
+    return loads
+
+
+def with_tables(rnd: Round, *, results: bool = True) -> Round:
+    """Load a round's tables with what its pages show (results: also games, votes, prizes, confirmations
+    and every reported version; else the seating only), in a fixed number of statements whatever its size."""
     tables = (sa.select(GameTable).where(GameTable.round_id == rnd.id)
-              .options(selectinload(GameTable.seats).selectinload(Seat.registration), selectinload(GameTable.games),
-                       selectinload(GameTable.votes), selectinload(GameTable.prize_claims),
-                       selectinload(GameTable.confirmations), selectinload(GameTable.reports))
-              .order_by(GameTable.number))
+              .options(*_table_loads(results=results, reports=results)).order_by(GameTable.number))
     loaded = list(db.session.execute(tables).scalars())
-    sa.orm.attributes.set_committed_value(rnd, "tables", loaded)
+    if "tables" in sa.inspect(rnd).unloaded:
+        sa.orm.attributes.set_committed_value(rnd, "tables", loaded)
     for t in loaded:
         sa.orm.attributes.set_committed_value(t, "round", rnd)
     return rnd
+
+
+def load_round(event: Event, number) -> Round:
+    """A round with everything its pages show, in a fixed number of queries whatever its size."""
+    return with_tables(get_round(event, number))
 
 
 def get_table(rnd: Round, number) -> GameTable:
@@ -67,9 +86,7 @@ def rounds_of(event: Event) -> list[Round]:
 
 def _load_tables(event: Event, finished_only: bool = False) -> list[GameTable]:
     stmt = (sa.select(GameTable).join(Round).where(Round.event_id == event.id)
-            .options(selectinload(GameTable.seats).selectinload(Seat.registration), selectinload(GameTable.games),
-                     selectinload(GameTable.votes), selectinload(GameTable.prize_claims),
-                     selectinload(GameTable.confirmations), sa.orm.contains_eager(GameTable.round))
+            .options(*_table_loads(), sa.orm.contains_eager(GameTable.round))
             .order_by(Round.number, GameTable.number))
     if finished_only:
         stmt = stmt.where(Round.status != "draft")
@@ -121,8 +138,13 @@ def standings(event: Event, tables: list[GameTable] | None = None) -> list[Stand
                          team_win_points=1 if event.team_win_points is None else event.team_win_points)
 
 
-def prize_board(event: Event) -> dict:
-    games, _m, _b = _scoring_inputs(event, _load_tables(event, finished_only=True))
+def scored_tables(event: Event) -> list[GameTable]:
+    """The tables of every published round, loaded once for standings(event, tables) and prize_board(event, tables)."""
+    return _load_tables(event, finished_only=True)
+
+
+def prize_board(event: Event, tables: list[GameTable] | None = None) -> dict:
+    games, _m, _b = _scoring_inputs(event, scored_tables(event) if tables is None else tables)
     return prize_leaders(games, event.prize_conditions or [])
 
 

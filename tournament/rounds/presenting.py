@@ -42,9 +42,11 @@ def clock_text(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
-def prize_rows(event, names: dict[int, str]) -> list[dict]:
-    """The leaders per alternate prize condition ({condition id: [(player, value)]} from scoring), to print."""
-    board = ops.prize_board(event) or {}
+def prize_rows(event, names: dict[int, str], tables=None) -> list[dict]:
+    """The leaders per alternate prize condition ({condition id: [(player, value)]} from scoring), to print.
+
+    `tables`: the event's scored tables when the page has loaded them already (ops.scored_tables)."""
+    board = ops.prize_board(event, tables) or {}
     rows = []
     for condition in event.prize_conditions or []:
         leaders = board.get(condition["id"]) or []

@@ -98,6 +98,7 @@ def _result_form(event, table, conditions, votes: bool, posted: bool = False):
 
 
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
+    ops.with_tables(rnd)            # every table with its seats and results: a fixed number of queries
     names = _names(event)
     votes = ops.event_uses_votes(event)
     conditions = event.prize_conditions or []
@@ -129,7 +130,7 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
 @staff_required
 def round_page(event_id, number):
     event = _staff_event(event_id)
-    return _round_page(event, ops.load_round(event, number))
+    return _round_page(event, ops.get_round(event, number))
 
 
 def _round_action(event_id, number, run, message, back_to_list=False):
@@ -267,15 +268,16 @@ def standings_page(event_id):
     if staff is None and not published:
         raise NotFound("The standings are shown once the first round is published.")
     names = _names(event)
-    rows = ops.standings(event)
+    tables = ops.scored_tables(event)       # once, for the standings and the prize leaders
+    rows = ops.standings(event, tables)
     columns = list(rows[0].tiebreakers.keys()) if rows else []
     return render_template("rounds/standings.html", event=event, rows=rows, names=names, columns=columns,
-                           votes=ops.event_uses_votes(event), prizes=prize_rows(event, names), staff=staff,
+                           votes=ops.event_uses_votes(event), prizes=prize_rows(event, names, tables), staff=staff,
                            rounds=published, duel=event.mode == "duel")
 
 
 def _projector(event, rnd):
-    ops.require_visible(rnd, g.get("user"))
+    ops.with_tables(ops.require_visible(rnd, g.get("user")), results=False)
     names = _names(event)
     tables = [table_view(t, names) for t in rnd.tables]
     by_name = sorted(({"name": s["name"], "table": t["number"], "seat": s["seat"], "kind": t["kind"]}
