@@ -7,10 +7,12 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.requirements.sha
-want="$(sha256sum requirements.txt | cut -d' ' -f1)"
+# REQUIREMENTS: the file to install (scripts/test sets requirements-dev.txt, which includes requirements.txt)
+reqs="${REQUIREMENTS:-requirements.txt}"
+stamp=".venv/.$(basename "$reqs").sha"
+want="$(cat requirements.txt "$reqs" | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$reqs"
   echo "$want" > "$stamp"
 fi
 export FLASK_APP=wsgi

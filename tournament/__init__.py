@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(config: dict | type | None = None) -> TournamentFlask:
-    app = TournamentFlask(__name__, instance_relative_config=True,
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = TournamentFlask(__name__, instance_relative_config=True, instance_path=_instance_path(config),
+                          template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_object(Config)
     app.config.update(Config.from_env())
     if isinstance(config, type):
@@ -43,7 +43,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .rounds import views as rounds_views
     from .swaps import views as swaps_views
     from .games import views as games_views
-    from .web import register_error_handlers
+    from .web import register_error_handlers, register_health
 
     app.before_request(load_user)
     app.context_processor(lambda: {"current_user": g.get("user")})
@@ -54,7 +54,16 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document):
         app.cli.add_command(group)
     register_error_handlers(app)
+    register_health(app)
     return app
+
+
+def _instance_path(config) -> str | None:
+    """Where the SQLite file, the signing key and backups live: INSTANCE_PATH (setting or environment),
+    else instance/ beside the package."""
+    given = config.get("INSTANCE_PATH") if isinstance(config, dict) else getattr(config, "INSTANCE_PATH", None)
+    path = given or os.environ.get("INSTANCE_PATH")
+    return os.path.abspath(path) if path else None
 
 
 def _instance_secret(path: Path) -> str:

@@ -42,6 +42,15 @@ class TournamentFlask(Flask):
     def full_dispatch_request(self):
         return run_request(super().full_dispatch_request)
 
+    def url_for(self, endpoint, *, _external=None, **values):
+        """Links that leave the page (player links, QR codes) use PUBLIC_URL, never the request's Host."""
+        public = self.config.get("PUBLIC_URL")
+        external = _external if _external is not None else not has_request_context()
+        if public and external:
+            values.pop("_scheme", None)
+            return public.rstrip("/") + super().url_for(endpoint, _external=False, **values)
+        return super().url_for(endpoint, _external=_external, **values)
+
 
 def wants_write_lock() -> bool:
     if not has_app_context():

@@ -69,6 +69,14 @@ def staff_required(view):
     return wrapped
 
 
+def staff_event(event_id, organizer_only: bool = False):
+    """The URL's event, for the logged-in staff of that event only (404 / 403 otherwise)."""
+    from .events.operations import get_event, require_staff
+    event = get_event(event_id)
+    require_staff(g.get("user"), event, organizer_only=organizer_only)
+    return event
+
+
 def refuse_into(form, e: Refused) -> int:
     """Undo everything of this request and show the refusal next to its field; returns the status."""
     db.session.rollback()
@@ -151,3 +159,17 @@ def register_error_handlers(app) -> None:
             response = app.make_response(response)
             response.headers["Allow"] = ", ".join(e.valid_methods)
         return response
+
+
+def register_health(app) -> None:
+    @app.get("/healthz")
+    def healthz():
+        """For a monitor or a reverse proxy: 200 when the app can reach its database, else 503."""
+        import sqlalchemy as sa
+        try:
+            db.session.execute(sa.text("SELECT 1"))
+            return jsonify({"status": "ok", "database": "ok"})
+        except sa.exc.SQLAlchemyError as e:
+            start_over()
+            return jsonify({"status": "unavailable", "database": "unreachable",
+                            "message": str(getattr(e, "orig", e)).splitlines()[0][:200]}), 503
