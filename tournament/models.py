@@ -5,4 +5,4 @@ from .events.models import AuditEntry, Decklist, Event, Registration  # noqa: F4
 from .rounds.models import (DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat,  # noqa: F401
                             Vote)  # noqa: F401
 from .swaps.models import DeckVersion, Swap, SwapWindow  # noqa: F401
-from .games.models import TrackerEvent  # noqa: F401
+from .games.models import TrackerEvent, TrackerGame  # noqa: F401

@@ -2,10 +2,14 @@
 import pytest
 import sqlalchemy as sa
 
+from sqlalchemy.orm.exc import StaleDataError
+
+from tournament.cards.models import utcnow
 from tournament.errors import Refused
 from tournament.events import operations as events
 from tournament.games import operations as games
-from tournament.games.models import TrackerEvent
+from tournament.games.models import TrackerEvent, TrackerGame
+from tournament.games.tracker import State, step
 from tournament.rounds import operations as rounds
 
 
@@ -157,3 +161,97 @@ def test_only_staff_change_the_archenemy_through_the_result(db, started_round, j
     assert {row.player: row.points for row in rounds.standings(event)}[a] == 2.0   # both sides alive: survive
     rounds.report_pod_result(table, [a], user=judge, archenemy=None)
     assert table.archenemy_id is None
+
+
+def _snapshot(db, table):
+    db.session.expire_all()
+    return db.session.get(TrackerGame, table.id)
+
+
+def _fold_rows(db, table):
+    """The table's live events folded from scratch."""
+    rows = db.session.execute(sa.select(TrackerEvent).where(TrackerEvent.table_id == table.id,
+                                                            TrackerEvent.undone.is_(False))
+                              .order_by(TrackerEvent.seq)).scalars().all()
+    return games._replay(rows)
+
+
+def test_every_write_keeps_the_snapshot_equal_to_the_fold(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    a, b, c, d = [s.registration_id for s in table.seats]
+    games.start_game(table, user=judge)
+    db.session.commit()
+    snap = _snapshot(db, table)
+    assert (snap.seq, snap.last_seq) == (1, 1)
+    for i in range(5):
+        games.apply_action(table, "life", {"player": a, "delta": -1}, user=judge)
+    games.apply_action(table, "cast", {"owner": b}, user=judge)
+    games.undo(table, user=judge)
+    games.undo(table, user=judge)
+    db.session.commit()
+    snap = _snapshot(db, table)
+    assert (snap.seq, snap.last_seq) == (5, 7)         # the undone 6 and 7 keep their numbers
+    s = games.apply_action(table, "life", {"player": c, "delta": -2}, user=judge)
+    assert s.seq == 8 and s.log[-1].seq == 8
+    db.session.commit()
+    snap = _snapshot(db, table)
+    folded = _fold_rows(db, table)
+    assert (snap.seq, snap.last_seq) == (8, 8)
+    assert State.from_snapshot(snap.state) == folded and folded.players[a].life == 36 and folded.players[b].casts == [0]
+    assert games.load_state(table).to_json() == folded.to_json()
+    games.end_game(table, user=judge)
+    db.session.commit()
+    snap = _snapshot(db, table)
+    assert snap.state["ended"] is True and snap.seq == 9
+    assert State.from_snapshot(snap.state) == _fold_rows(db, table)
+
+
+def test_a_game_without_a_snapshot_or_with_a_stale_one_is_folded_once(db, started_round, judge):
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    a = table.seats[0].registration_id
+    games.start_game(table, user=judge)
+    for _ in range(3):
+        games.apply_action(table, "life", {"player": a, "delta": -1}, user=judge)
+    db.session.commit()
+    # a game started before snapshots existed
+    db.session.execute(sa.delete(TrackerGame))
+    db.session.commit()
+    assert games.load_state(table).players[a].life == 37
+    db.session.commit()
+    assert _snapshot(db, table).seq == 4
+    # an event stored without the snapshot (an older app process): the snapshot no longer matches
+    db.session.add(TrackerEvent(table_id=table.id, seq=5, kind="life", payload={"player": a, "delta": -10},
+                                actor="judge"))
+    db.session.commit()
+    assert games.load_state(table).players[a].life == 27
+    s = games.apply_action(table, "life", {"player": a, "delta": 1}, user=judge)
+    assert s.seq == 6 and s.players[a].life == 28
+    db.session.commit()
+    # an event undone behind the snapshot's back
+    db.session.execute(sa.update(TrackerEvent).where(TrackerEvent.seq == 6).values(undone=True))
+    db.session.commit()
+    assert games.load_state(table).players[a].life == 27
+    # a snapshot of another version is rebuilt too
+    db.session.execute(sa.update(TrackerGame).values(state={"v": 0}))
+    db.session.commit()
+    assert games.load_state(table).players[a].life == 27
+    db.session.commit()
+    assert _snapshot(db, table).state["v"] == 1
+
+
+def test_a_snapshot_write_that_lost_a_race_is_refused_not_lost(db, started_round, judge):
+    """Writers take the table's lock; one that did not and read an older snapshot fails (and is retried)."""
+    event, regs, rnd = started_round()
+    table = rnd.tables[0]
+    a = table.seats[0].registration_id
+    games.start_game(table, user=judge)
+    db.session.commit()
+    snap, state = games._game(table, locked=True)
+    db.session.connection().execute(sa.text("UPDATE tracker_game SET revision = revision + 1"))  # another writer
+    new, clean = step(state, "life", {"player": a, "delta": -1})
+    with pytest.raises(StaleDataError):
+        games._append(table, snap, new, "life", clean, "judge", utcnow())
+    db.session.rollback()
+    assert games.load_state(table).players[a].life == 40

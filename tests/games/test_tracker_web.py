@@ -66,3 +66,22 @@ def test_staff_route_needs_login(db, client, login, make_event, make_player, jud
     assert client.get(url + "?format=json").json["state"]["turn_order"]
     assert client.get(f"/events/{event.id}/rounds/1/tables/99/tracker",
                       headers={"Accept": "application/json"}).status_code == 404
+
+
+def test_a_player_cannot_make_themselves_the_archenemy(db, client, make_event, make_player, judge):
+    """40 life and 3 points are a judge's decision (or the event's rotation), never a player's."""
+    event, rnd, by_id = setup_round(db, make_event, make_player, judge)
+    table = rnd.tables[0]
+    a = by_id[table.seats[0].registration_id]
+    url = f"/p/{a.access_code}/tracker"
+    for body in ({"action": "start", "variant": "archenemy", "archenemy": a.id},
+                 {"action": "start", "archenemy": a.id},
+                 {"action": "start", "variant": "archenemy"},
+                 {"action": "start", "scheme_decks": {str(a.id): [{"name": "A Display of My Dark Power"}]}}):
+        r = client.post(url, json=body)
+        assert r.status_code == 403 and "judge" in r.json["error"]["message"], body
+    assert count(db) == 0
+    db.session.expire_all()
+    assert db.session.get(type(table), table.id).archenemy_id is None
+    r = client.post(url, json={"action": "start", "variant": "normal"})         # the event's own rules
+    assert r.status_code == 200 and r.json["state"]["archenemy"] is None

@@ -1,12 +1,22 @@
-"""Tracker operations: load a table's game by folding its stored events, apply an action, undo, end.
+"""Tracker operations: a table's game is its event log plus a snapshot of the state now.
 
-The rules live in tracker.py (pure); this module loads and stores events,
-decides who may act (staff, or a player seated at the table), and at the end
-fills the table's result through tournament.rounds.operations.report_pod_result.
+The rules live in tracker.py (pure); this module stores events, decides who
+may act (staff, or a player seated at the table), and at the end fills the
+table's result through tournament.rounds.operations.report_pod_result.
+
+Every write takes the table's lock first (round_ops.lock_table: a row lock on
+PostgreSQL; on SQLite the request already holds the write lock), so taps at
+one table take turns and each sees the one before it. A tap reads the
+snapshot (TrackerGame), applies one step, appends its event with the next seq
+and rewrites the snapshot: the same few rows however long the game. Undo
+marks the last live event undone and folds the log again (rare). A missing
+snapshot (a game started before snapshots) or one that does not match the log
+is rebuilt by folding once.
 """
 from __future__ import annotations
 
 import secrets
+from datetime import timezone
 
 import sqlalchemy as sa
 
@@ -20,7 +30,7 @@ from ..extensions import db
 from ..rounds import operations as round_ops
 from ..rounds.models import GameTable, Round
 from . import archenemy as arch
-from .models import TrackerEvent
+from .models import TrackerEvent, TrackerGame
 from .tracker import Event, Setup, State, TrackerError, fold, new_state, step
 
 GENERAL_DAMAGE_WIN = "general_damage_win"
@@ -41,23 +51,94 @@ def _events(rows: list[TrackerEvent]) -> list[Event]:
 
 
 def _iso(value) -> str:
-    return value.isoformat(timespec="seconds") if value else ""
+    """An event's time as the log shows it (UTC; SQLite hands times back without their zone)."""
+    if not value:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.isoformat(timespec="seconds")
 
 
-def load_state(table: GameTable) -> State | None:
-    """The table's game now (None: not started)."""
-    rows = _rows(table)
-    if not rows:
-        return None
+def _last_seqs_columns(table: GameTable):
+    """(the last stored event's seq, the last live event's seq): two index lookups, not a scan of the log."""
+    by_seq = sa.select(TrackerEvent.seq).where(TrackerEvent.table_id == table.id).order_by(TrackerEvent.seq.desc())
+    return (by_seq.limit(1).scalar_subquery(),
+            by_seq.where(TrackerEvent.undone.is_(False)).limit(1).scalar_subquery())
+
+
+def _last_seqs(table: GameTable) -> tuple[int | None, int | None]:
+    row = db.session.execute(sa.select(*_last_seqs_columns(table))).one()
+    return row[0], row[1]
+
+
+def _read(table: GameTable) -> tuple[TrackerGame | None, int | None, int | None]:
+    """The snapshot row and the log's last seqs, read by one statement (so they agree with each other
+    even while others commit taps at this table)."""
+    row = db.session.execute(sa.select(TrackerGame, *_last_seqs_columns(table))
+                             .where(TrackerGame.table_id == table.id)
+                             .execution_options(populate_existing=True)).one_or_none()
+    if row is None:
+        return None, *_last_seqs(table)
+    return row[0], row[1], row[2]
+
+
+def _replay(rows: list[TrackerEvent]) -> State:
     try:
         return fold(_events(rows))
     except TrackerError as e:   # a stored log that no longer replays: say so instead of a 500
         raise Refused(f"This table's game log cannot be replayed ({e.message}); ask a judge.", status=409) from None
 
 
-def _next_seq(table: GameTable) -> int:
-    top = db.session.execute(sa.select(sa.func.max(TrackerEvent.seq)).where(TrackerEvent.table_id == table.id)).scalar()
-    return (top or 0) + 1
+def _save(table: GameTable, snap: TrackerGame | None, state: State, last_seq: int) -> TrackerGame:
+    """Write the snapshot of `state` (its seq is the last live event's); `last_seq` is the last stored event's."""
+    if snap is None:
+        snap = TrackerGame(table_id=table.id)
+        db.session.add(snap)
+    snap.state = state.to_snapshot()
+    snap.seq = state.seq
+    snap.last_seq = last_seq
+    snap.updated_at = utcnow()
+    return snap
+
+
+def _game(table: GameTable, *, locked: bool) -> tuple[TrackerGame | None, State | None]:
+    """The table's snapshot row and state (None, None: not started). `locked`: the caller holds the table's lock,
+    so the snapshot may be rewritten; a reader without it takes it only to rebuild a missing or stale one."""
+    snap, last, live = _read(table)
+    if snap is not None and live is not None and snap.seq == live and snap.last_seq == last:
+        try:
+            return snap, State.from_snapshot(snap.state)
+        except TrackerError:
+            pass                                  # a snapshot of another version: rebuilt below
+    if snap is None and live is None:
+        return None, None                         # not started
+    if not locked:                                # missing or stale: rebuild it, taking turns with the writers
+        round_ops.lock_table(table)
+        return _game(table, locked=True)
+    if live is None:                              # a snapshot whose events are gone
+        db.session.delete(snap)
+        db.session.flush()
+        return None, None
+    state = _replay(_rows(table))
+    snap = _save(table, snap, state, last)
+    db.session.flush()
+    return snap, state
+
+
+def load_state(table: GameTable) -> State | None:
+    """The table's game now (None: not started), read from its snapshot."""
+    return _game(table, locked=False)[1]
+
+
+def _append(table: GameTable, snap: TrackerGame, state: State, kind: str, clean: dict, actor: str, now) -> State:
+    """Store the event `step` just made (seq: the next at this table) and the snapshot after it."""
+    seq = snap.last_seq + 1
+    state.seq = seq
+    state.log[-1].seq = seq
+    db.session.add(TrackerEvent(table_id=table.id, seq=seq, kind=kind, payload=clean, actor=actor, at=now))
+    _save(table, snap, state, seq)
+    db.session.flush()
+    return state
 
 
 def archenemy_counts(table: GameTable) -> dict[int, int]:
@@ -108,14 +189,18 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     table (GameTable.archenemy_id), which makes the standings score it as archenemy against team.
     """
     actor, staff = _actor(table, reg, user)
-    if not staff and (archenemy is not None or variant is not None or scheme_decks is not None):
-        raise Refused("Only a judge or the organizer may choose the variant, the archenemy or the scheme decks; "
-                      "start the game without them to use the event's rules.", status=403, field="archenemy")
+    event_variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
+    if not staff and (archenemy is not None or scheme_decks is not None
+                      or variant not in (None, event_variant)):
+        raise Refused("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
+                      "decks; start the game with the event's rules, or ask a judge.", status=403, field="archenemy")
     if variant is None:
-        variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
+        variant = event_variant
     if table.kind == "bye":
         raise Refused("A bye has no game to track.", status=409)
-    if _rows(table):
+    round_ops.lock_table(table)
+    _snap, started = _game(table, locked=True)
+    if started is not None:
         raise Refused("This table's game has already started; undo or end it instead.", status=409)
     if variant not in arch.VARIANTS:
         raise Refused(f"Choose a variant: {', '.join(arch.VARIANTS)}.", field="variant")
@@ -165,38 +250,43 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
         raise Refused(e.message, field=e.field) from None
     payload = setup.to_json()
     payload["seed"] = seed
-    db.session.add(TrackerEvent(table_id=table.id, seq=_next_seq(table), kind="start", payload=payload,
-                                actor=actor, at=utcnow()))
+    now = utcnow()
+    seq = (_last_seqs(table)[0] or 0) + 1
+    db.session.add(TrackerEvent(table_id=table.id, seq=seq, kind="start", payload=payload, actor=actor, at=now))
+    state = fold([Event(seq, "start", payload, actor, _iso(now))])
+    _save(table, None, state, seq)
     table.archenemy_id = archenemy if variant == "archenemy" else None
     db.session.flush()
     log(table.round.event, actor, "tracker.start", round=table.round.number, table=table.number,
         variant=variant, archenemy=archenemy)
-    return load_state(table)
+    return state
 
 
 def apply_action(table: GameTable, kind, payload, *, reg: Registration | None = None,
                  user: User | None = None) -> State:
+    """One tap: lock the table, read its snapshot, step, append the event, rewrite the snapshot."""
     actor, _staff = _actor(table, reg, user)
-    state = load_state(table)
+    round_ops.lock_table(table)
+    snap, state = _game(table, locked=True)
     if state is None:
         raise Refused("Start the game first.", status=409)
     if not isinstance(kind, str):
         raise Refused("Say which action to take.", field="action")
     if kind == "end":
         raise Refused("End the game with the end action of the tracker page.", field="action")
+    now = utcnow()
     try:
-        _new, clean = step(state, kind, payload, actor=actor)
+        new, clean = step(state, kind, payload, actor=actor, at=_iso(now))
     except TrackerError as e:
         raise Refused(e.message, field=e.field) from None
-    db.session.add(TrackerEvent(table_id=table.id, seq=_next_seq(table), kind=kind, payload=clean, actor=actor,
-                                at=utcnow()))
-    db.session.flush()
-    return load_state(table)
+    return _append(table, snap, new, kind, clean, actor, now)
 
 
 def undo(table: GameTable, *, reg: Registration | None = None, user: User | None = None) -> State:
-    """Mark the last live change undone (kept in the log) and fold again."""
+    """Mark the last live change undone (kept in the log), fold the rest again and rewrite the snapshot."""
     actor, _staff = _actor(table, reg, user)
+    round_ops.lock_table(table)
+    snap, _state = _game(table, locked=True)
     rows = _rows(table)
     if len(rows) <= 1:
         raise Refused("There is nothing to undo.", status=409)
@@ -205,22 +295,26 @@ def undo(table: GameTable, *, reg: Registration | None = None, user: User | None
         raise Refused("The result has been sent; ask a judge to reopen the game.", status=409)
     last.undone = True
     last.undone_by = actor
+    state = _replay(rows[:-1])
+    _save(table, snap, state, snap.last_seq)
     db.session.flush()
     log(table.round.event, actor, "tracker.undo", round=table.round.number, table=table.number,
         seq=last.seq, kind=last.kind)
-    return load_state(table)
+    return state
 
 
 def end_game(table: GameTable, *, reg: Registration | None = None, user: User | None = None) -> State:
     """End the game and fill the table's result: survivors, elimination order, general-damage win."""
     actor, _staff = _actor(table, reg, user)
-    state = load_state(table)
+    round_ops.lock_table(table)
+    snap, state = _game(table, locked=True)
     if state is None:
         raise Refused("Start the game first.", status=409)
     if table.kind != "pod":
         raise Refused("This table is a 1v1 match: report its games on the round page.", status=409)
+    now = utcnow()
     try:
-        state, clean = step(state, "end", {}, actor=actor)
+        state, clean = step(state, "end", {}, actor=actor, at=_iso(now))
     except TrackerError as e:
         raise Refused(e.message) from None
     summary = state.summary()
@@ -230,7 +324,4 @@ def end_game(table: GameTable, *, reg: Registration | None = None, user: User | 
         prizes = {c.condition: {"holder": c.holder_id, "value": c.value} for c in table.prize_claims}
         prizes[GENERAL_DAMAGE_WIN] = {"holder": summary["general_damage_win"]}
     round_ops.report_pod_result(table, summary["survivors"], summary["eliminated"], prizes, reg=reg, user=user)
-    db.session.add(TrackerEvent(table_id=table.id, seq=_next_seq(table), kind="end", payload=clean, actor=actor,
-                                at=utcnow()))
-    db.session.flush()
-    return load_state(table)
+    return _append(table, snap, state, "end", clean, actor, now)

@@ -6,6 +6,11 @@ life, generals, the ruleset's tax kind, general damage and poison limits,
 the variant and its scheme decks), so folding the log replays the game
 exactly; undo drops the last event and folds again.
 
+A state is also kept as a snapshot (State.to_snapshot(), plain JSON), so a
+table's game is read from one row and each action costs the same whether it
+is the 5th or the 500th: step() copies only the bounded parts of the state
+(players, general damage, the last LOG_KEEP log entries), never the whole log.
+
 State-based checks run after every event (RULES.md "Starting a game" 4-6):
 life 0 or less, poison at the ruleset's threshold, or 21 damage from one
 general (one's own general included) eliminates; players meeting them at
@@ -13,7 +18,6 @@ once are eliminated together.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field
 
 from . import archenemy as arch
@@ -23,6 +27,8 @@ KINDS = ("start", "life", "general_damage", "cast", "command_zone", "poison", "e
          "abandon", "end")
 MAX_DELTA = 1000
 MAX_LIFE = 1_000_000
+LOG_KEEP = 30            # log entries a state keeps (and to_json shows): the full log is the stored events
+SNAPSHOT_VERSION = 1
 
 
 class TrackerError(ValueError):
@@ -97,7 +103,66 @@ class State:
     eliminations: list[list[int]] = field(default_factory=list)
     ended: bool = False
     seq: int = 0
-    log: list[Event] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)   # the last LOG_KEEP events, oldest first
+
+    # ------------------------------------------------------------ snapshot
+    def to_snapshot(self) -> dict:
+        """The whole state as plain JSON values (State.from_snapshot() rebuilds an equal state)."""
+        players = []
+        for p in self.players.values():
+            d = p.dungeon
+            players.append({
+                "id": p.id, "name": p.name, "life": p.life, "poison": p.poison, "alive": p.alive,
+                "out_order": p.out_order, "out_reason": p.out_reason,
+                "out_by": list(p.out_by) if p.out_by is not None else None,
+                "generals": list(p.generals), "casts": list(p.casts), "counters": list(p.counters),
+                "dungeon": {"dungeon": d.dungeon, "room": d.room, "completed": list(d.completed),
+                            "path": list(d.path)},
+                "schemes": None if p.schemes is None else {
+                    "library": [dict(c) for c in p.schemes.library],
+                    "ongoing": [dict(c) for c in p.schemes.ongoing],
+                    "last": dict(p.schemes.last) if p.schemes.last is not None else None},
+            })
+        return {"v": SNAPSHOT_VERSION, "setup": self.setup.to_json(), "players": players,
+                "general_damage": [[v, o, i, n] for (v, o, i), n in self.general_damage.items()],
+                "eliminations": [list(g) for g in self.eliminations], "ended": self.ended, "seq": self.seq,
+                "log": [{"seq": e.seq, "kind": e.kind, "payload": dict(e.payload), "actor": e.actor, "at": e.at}
+                        for e in self.log[-LOG_KEEP:]]}
+
+    @classmethod
+    def from_snapshot(cls, d: dict) -> "State":
+        """Rebuild a state from to_snapshot(); a snapshot of another version or shape is a TrackerError."""
+        try:
+            if d.get("v") != SNAPSHOT_VERSION:
+                raise TrackerError(f"Unknown tracker snapshot version {d.get('v')!r}.")
+            players = {}
+            for p in d["players"]:
+                dg, sc = p["dungeon"], p["schemes"]
+                players[p["id"]] = PlayerState(
+                    id=p["id"], name=p["name"], life=p["life"], poison=p["poison"], alive=p["alive"],
+                    out_order=p["out_order"], out_reason=p["out_reason"],
+                    out_by=list(p["out_by"]) if p["out_by"] is not None else None,
+                    generals=list(p["generals"]), casts=list(p["casts"]), counters=list(p["counters"]),
+                    dungeon=Progress(dg["dungeon"], dg["room"], list(dg["completed"]), list(dg["path"])),
+                    schemes=None if sc is None else arch.SchemeDeck(
+                        [dict(c) for c in sc["library"]], [dict(c) for c in sc["ongoing"]],
+                        dict(sc["last"]) if sc["last"] is not None else None))
+            return cls(setup=Setup.from_json(d["setup"]), players=players,
+                       general_damage={(v, o, i): n for v, o, i, n in d["general_damage"]},
+                       eliminations=[list(g) for g in d["eliminations"]], ended=d["ended"], seq=d["seq"],
+                       log=[Event(e["seq"], e["kind"], e["payload"], e["actor"], e["at"])
+                            for e in d["log"][-LOG_KEEP:]])
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            if isinstance(e, TrackerError):
+                raise
+            raise TrackerError(f"The tracker snapshot cannot be read ({e.__class__.__name__}).") from None
+
+    def copy(self) -> "State":
+        """A copy to change: the players, general damage and eliminations are copied, the setup (never
+        changed after the start) and the logged events are shared; the log is cut to LOG_KEEP."""
+        return State(setup=self.setup, players={pid: _copy_player(p) for pid, p in self.players.items()},
+                     general_damage=dict(self.general_damage), eliminations=[list(g) for g in self.eliminations],
+                     ended=self.ended, seq=self.seq, log=self.log[-LOG_KEEP:])
 
     # ------------------------------------------------------------ questions
     def alive(self) -> list[int]:
@@ -164,7 +229,14 @@ class State:
                 "dungeons": [{"id": d.id, "name": d.name, "initiative_only": d.initiative_only}
                              for d in dungeons.values()],
                 "log": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor, "at": e.at}
-                        for e in self.log[-30:]][::-1]}
+                        for e in self.log[-LOG_KEEP:]][::-1]}
+
+
+def _copy_player(p: PlayerState) -> PlayerState:
+    return PlayerState(id=p.id, name=p.name, life=p.life, poison=p.poison, alive=p.alive, out_order=p.out_order,
+                       out_reason=p.out_reason, out_by=list(p.out_by) if p.out_by is not None else None,
+                       generals=list(p.generals), casts=list(p.casts), counters=list(p.counters),
+                       dungeon=p.dungeon.copy(), schemes=p.schemes.copy() if p.schemes is not None else None)
 
 
 # ---------------------------------------------------------------- input checks
@@ -224,7 +296,9 @@ def new_state(setup: Setup) -> State:
 
 def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
          dungeons: dict[str, Dungeon] | None = None) -> tuple[State, dict]:
-    """Apply one action to a copy of the state; returns (new state, the cleaned payload to store)."""
+    """Apply one action to a copy of the state; returns (new state, the cleaned payload to store).
+
+    The cost does not grow with the game: the copy leaves out all but the last LOG_KEEP log entries."""
     if kind not in KINDS or kind == "start":
         raise TrackerError(f"Unknown action {str(kind)[:40]!r}.", field="action")
     if not isinstance(payload, dict):
@@ -233,7 +307,7 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
         raise TrackerError("The game has ended; undo the end first to change it.")
     if state.over and kind != "end":
         raise TrackerError("The game is over: end it to send the result, or undo the last change.")
-    s = copy.deepcopy(state)
+    s = state.copy()
     clean: dict
     if kind == "life":
         pid = _player(s, payload)
@@ -308,6 +382,7 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
     _state_based(s)
     s.seq += 1
     s.log.append(Event(s.seq, kind, clean, actor, at))
+    del s.log[:-LOG_KEEP]
     return s, clean
 
 
