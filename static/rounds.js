@@ -6,10 +6,11 @@
  * does not matter, and reloading the page never resets the clock: it is
  * always computed from the stored deadline.
  *
- * An element with data-refresh="30" (the projector) is fetched again every
- * 30 seconds and swapped for the new copy; without this script a
- * <noscript> meta refresh reloads the page instead. Text is only ever set
- * with textContent.
+ * An element with data-refresh="5" (the projector, the standings, the
+ * player's round) is asked for again every 5 seconds with the page's ETag;
+ * the server answers 304 until something changed, then the element is
+ * swapped for the new copy. Without this script a <noscript> meta refresh
+ * reloads the projector instead. Text is only ever set with textContent.
  */
 (function () {
   "use strict";
@@ -50,23 +51,63 @@
     });
   }
 
+  function pageTag() {
+    var meta = document.querySelector('meta[name="page-etag"]');
+    return meta ? meta.getAttribute("content") : null;
+  }
+
+  /* Ask for the page again with its ETag: a 304 (nothing changed) costs the server almost nothing.
+   * On a change, swap the box for its new copy; a box the player is filling in (data-keep-input) is
+   * not replaced under their fingers: a notice offers the new copy instead. */
   function refresher(box) {
     var seconds = parseInt(box.getAttribute("data-refresh"), 10);
     if (!(seconds > 0) || !window.fetch || !window.DOMParser) return;
-    var id = box.id;
-    setInterval(function () {
-      fetch(window.location.href, {credentials: "same-origin", headers: {"Accept": "text/html"}, cache: "no-store"})
-        .then(function (response) { return response.ok ? response.text() : null; })
+    var id = box.id, tag = pageTag(), dirty = false, waiting = false;
+    if (box.hasAttribute("data-keep-input")) {
+      var touched = function (e) { if (e.target.closest && e.target.closest("#" + id)) dirty = true; };
+      document.addEventListener("input", touched);
+      document.addEventListener("change", touched);
+    }
+    function notice() {
+      if (document.getElementById("page-changed")) return;
+      var p = document.createElement("p");
+      p.id = "page-changed";
+      p.className = "notice";
+      p.setAttribute("role", "status");
+      var a = document.createElement("a");
+      a.href = window.location.pathname + "#" + id;
+      a.textContent = "Something changed at your table: tap here to see it.";
+      a.addEventListener("click", function (e) { e.preventDefault(); window.location.reload(); });
+      p.appendChild(a);
+      var current = document.getElementById(id);
+      current.insertBefore(p, current.firstChild);
+    }
+    function poll() {
+      if (waiting || document.hidden) return;
+      waiting = true;
+      var headers = {"Accept": "text/html"};
+      if (tag) headers["If-None-Match"] = tag;
+      fetch(window.location.pathname + window.location.search, {credentials: "same-origin", headers: headers,
+                                                                 cache: "no-store"})
+        .then(function (response) {
+          if (response.status !== 200) return null;
+          tag = response.headers.get("ETag") || tag;
+          return response.text();
+        })
         .then(function (text) {
           if (!text) return;
           var fresh = new DOMParser().parseFromString(text, "text/html").getElementById(id);
           var current = document.getElementById(id);
           if (!fresh || !current) return;
+          if (dirty) { notice(); return; }
           current.parentNode.replaceChild(document.importNode(fresh, true), current);
           setup(document);
         })
-        .catch(function () { /* offline for a moment: keep showing what we have */ });
-    }, seconds * 1000);
+        .catch(function () { /* the venue Wi-Fi dropped for a moment: ask again next time */ })
+        .then(function () { waiting = false; });
+    }
+    setInterval(poll, seconds * 1000);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   }
 
   function start() {

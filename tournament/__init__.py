@@ -27,10 +27,11 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
-    from .extensions import csrf, db, migrate
+    from .extensions import compress, csrf, db, migrate
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
     csrf.init_app(app)
+    compress.init_app(app)
 
     from . import models  # noqa: F401  (every model, for Alembic)
     from .api import bp as api_bp

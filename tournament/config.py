@@ -27,6 +27,10 @@ class Config:
     }
     CARD_IMPORT_BATCH = 2000
     PASSWORD_HASH_METHOD = "scrypt"
+    COMPRESS_ALGORITHM = ["gzip"]      # every phone browser reads gzip; pages shrink about 5x
+    COMPRESS_MIN_SIZE = 1000
+    COMPRESS_MIMETYPES = ["text/html", "application/json", "text/css", "application/javascript", "text/javascript",
+                          "image/svg+xml"]
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
 
     @classmethod

@@ -1,4 +1,5 @@
 """Flask extensions, created once and bound in create_app()."""
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -16,6 +17,7 @@ NAMING_CONVENTION = {
 db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
 migrate = Migrate()
 csrf = CSRFProtect()
+compress = Compress()
 
 
 @event.listens_for(Engine, "connect")

@@ -93,13 +93,14 @@ def run_request(dispatch):
     flashes = list(session.get("_flashes", [])) if "_flashes" in session else None
     for attempt in range(ATTEMPTS):
         g.write_lock = attempt > 0
+        g.pop("changed_events", None)
         g.pop("keep_changes_on_refusal", None)
         g.pop("discard_changes", None)
         try:
             response = dispatch()
             keep = response.status_code < 400 or g.pop("keep_changes_on_refusal", False)
             if keep and not g.pop("discard_changes", False):
-                db.session.commit()
+                _commit()
             else:
                 db.session.rollback()
             return response
@@ -146,6 +147,36 @@ def _sqlite_write_lock(_session, _transaction, connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def changed(event_id: int) -> None:
+    """This transaction changes what the event's pages show: bump its state version when it commits."""
+    if has_app_context():
+        g.setdefault("changed_events", set()).add(event_id)
+
+
+def _commit() -> None:
+    db.session.commit()
+
+
+@sa.event.listens_for(sa.orm.Session, "before_commit")
+def _bump_state_versions(session) -> None:
+    """Every commit (request, CLI, script) bumps the state version of the events it changed. The bump
+    runs last, so an event's row is locked (PostgreSQL) only for the moment of the commit."""
+    if not has_app_context():
+        return
+    events = g.pop("changed_events", None)
+    if events:
+        from .events.models import Event
+        session.execute(sa.update(Event).where(Event.id.in_(sorted(events)))
+                        .values(state_version=Event.state_version + 1)
+                        .execution_options(synchronize_session=False))
+
+
+def state_version(event_id: int) -> int | None:
+    """The event's state version (None: no such event): one indexed read, what a poll costs."""
+    from .events.models import Event
+    return db.session.execute(sa.select(Event.state_version).where(Event.id == event_id)).scalar()
+
+
 def discard_changes() -> None:
     """A dry run: the operation ran to check everything, but nothing of it is kept."""
     g.discard_changes = True
@@ -165,7 +196,7 @@ def one_transaction(command):
             if g.pop("discard_changes", False):
                 db.session.rollback()
             else:
-                db.session.commit()
+                _commit()
             return result
         except (sa.exc.SQLAlchemyError, sa.orm.exc.StaleDataError) as e:
             db.session.rollback()
@@ -177,3 +208,10 @@ def one_transaction(command):
             db.session.rollback()
             raise
     return wrapped
+
+
+@sa.event.listens_for(sa.orm.Session, "after_soft_rollback")
+def _forget_changes(session, previous_transaction) -> None:
+    """A rolled-back transaction changed nothing anyone sees."""
+    if has_app_context() and previous_transaction.parent is None:
+        g.pop("changed_events", None)

@@ -7,9 +7,12 @@ a refusal, so the page shows what is stored, not what was refused.
 """
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from functools import wraps
 
-from flask import g, jsonify, render_template, request
+from flask import current_app, g, jsonify, render_template, request, session
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
@@ -43,7 +46,7 @@ def refused_json(e: Refused):
 
 
 def error_response(message: str, status: int, field: str | None = None):
-    if wants_json():
+    if json_request():
         return json_error(message, status, field)
     db.session.rollback()
     return render_template("error.html", message=message, status=status), status
@@ -173,3 +176,80 @@ def register_health(app) -> None:
             start_over()
             return jsonify({"status": "unavailable", "database": "unreachable",
                             "message": str(getattr(e, "orig", e)).splitlines()[0][:200]}), 503
+
+
+# ----------------------------------------------------------------- pages that open phones poll
+
+VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half hour (its form tokens age)
+RENDERED_MAX = 256
+_rendered_lock = threading.Lock()
+
+
+def _rendered() -> OrderedDict:
+    """The app's shared copies of pages every visitor sees alike (one app, one database)."""
+    return current_app.extensions.setdefault("rendered_pages", OrderedDict())
+
+
+def _etag(version: int) -> str:
+    user = g.get("user")
+    return f"v{version}-u{user.id if user is not None else 0}-t{int(time.time() // VERSION_PERIOD)}"
+
+
+def polled(version_of, shared: bool = False):
+    """A page that phones and the projector poll. While the event's state version and the viewer are the
+    same, a request with the page's ETag gets a 304 at the cost of one indexed read. `shared`: the page is
+    the same for every visitor who is not logged in, so it is rendered once per change for all of them."""
+    def decorate(view):
+        @wraps(view)
+        def wrapped(*args, **kwargs):
+            version = version_of(*args, **kwargs)
+            if version is None:
+                return view(*args, **kwargs)
+            tag = _etag(version)
+            if "_flashes" not in session and request.if_none_match.contains_weak(tag):
+                response = current_app.response_class(status=304)
+                response.set_etag(tag, weak=True)
+                return response
+            g.page_etag = f'W/"{tag}"'
+            key = (request.endpoint, request.full_path, tag) if shared and g.get("user") is None else None
+            response = _cached(key) if key else None
+            if response is None:
+                response = current_app.make_response(view(*args, **kwargs))
+                if key and response.status_code == 200 and "_flashes" not in session:
+                    _remember(key, response)
+            if response.status_code == 200:
+                response.set_etag(tag, weak=True)
+                response.headers.setdefault("Cache-Control", "no-cache")
+            return response
+        return wrapped
+    return decorate
+
+
+def _cached(key):
+    with _rendered_lock:
+        pages = _rendered()
+        hit = pages.get(key)
+        if hit is not None:
+            pages.move_to_end(key)
+    if hit is None:
+        return None
+    body, headers = hit
+    return current_app.response_class(_server_now(body), headers=headers)
+
+
+def _server_now(body: bytes) -> bytes:
+    """A page rendered earlier tells the round clock the server's time now, not when it was rendered."""
+    import re
+    from datetime import datetime, timezone
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z").encode()
+    return re.sub(rb'data-server-now="[^"]*"', b'data-server-now="' + now + b'"', body)
+
+
+def _remember(key, response) -> None:
+    body = response.get_data()
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-length", "set-cookie")]
+    with _rendered_lock:
+        pages = _rendered()
+        pages[key] = (body, headers)
+        while len(pages) > RENDERED_MAX:
+            pages.popitem(last=False)

@@ -18,6 +18,7 @@ from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
+from ..lifecycle import changed
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS, AuditEntry, Decklist, Event, Registration
@@ -34,7 +35,10 @@ MAX_BANLIST_EDITS = 500
 
 
 def log(event: Event | None, actor: str, action: str, **details) -> None:
+    """Keep who did what; the event's pages then show a new state version (open phones refresh)."""
     db.session.add(AuditEntry(event_id=event.id if event else None, actor=actor, action=action, details=details))
+    if event is not None:
+        changed(event.id)
 
 
 def actor_name(user: User | None) -> str:
@@ -431,6 +435,15 @@ def event_counters(event: Event) -> dict:
 
 
 # ----------------------------------------------------------------- web helpers (events web pages)
+
+def version_for_code(code) -> int | None:
+    """The state version of the event a player's access code belongs to (None: no such code)."""
+    code = normalise_code(code)
+    if not code:
+        return None
+    return db.session.execute(sa.select(Event.state_version).join(Registration, Registration.event_id == Event.id)
+                              .where(Registration.access_code == code)).scalar()
+
 
 def staff_for(user: User | None, event: Event) -> User | None:
     """The user if they may act as staff on this event (its organizer, or any judge), else None."""

@@ -7,6 +7,7 @@ shown next to its form field with its 4xx status.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import lru_cache
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, flash, g, jsonify, make_response, redirect, render_template, request, url_for
@@ -16,7 +17,7 @@ from ..auth.access import login_required
 from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import Refused
-from ..web import (EXPIRED, form_error_text, form_failed, json_error, json_fields, json_request, private,
+from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
                    refusal, refuse_into, staff_required)
 from . import operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
@@ -48,8 +49,10 @@ def upload_of(form) -> tuple[bytes | None, str | None]:
     return storage.read(), storage.filename
 
 
+@lru_cache(maxsize=4096)
 def qr_svg(data: str) -> Markup:
-    """An inline SVG QR code (path only, no Pillow); the content is our own URL."""
+    """An inline SVG QR code (path only, no Pillow); the content is our own URL. Kept per URL: drawing
+    one is most of a player page's cost, and every open phone reloads its page when a round starts."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage)
     svg = image.to_string(encoding="unicode")
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code of your player link" ', 1))
@@ -270,6 +273,7 @@ def _player_page(reg, form=None, status=200):
 
 
 @bp.get("/p/<code>")
+@polled(ops.version_for_code)
 def player_page(code):
     return _player_page(ops.registration_by_code(code))
 

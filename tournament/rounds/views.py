@@ -12,7 +12,8 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from ..errors import NotFound, Refused
 from ..events import operations as event_ops
 from ..events.views import _player_page
-from ..web import EXPIRED, OUT_OF_DATE, form_failed, private, refusal, refuse_into, staff_required, start_over
+from ..lifecycle import state_version
+from ..web import polled, EXPIRED, OUT_OF_DATE, form_failed, private, refusal, refuse_into, staff_required, start_over
 from . import operations as ops
 from .player import player_round
 from .presenting import name_key, prize_rows, result_view, table_view, timer_info
@@ -21,7 +22,7 @@ from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, Roun
 
 bp = Blueprint("rounds", __name__)
 
-REFRESH_SECONDS = 30
+REFRESH_SECONDS = 5          # open pages ask every 5 s; an unchanged page is a 304
 
 
 # ----------------------------------------------------------------- helpers
@@ -259,7 +260,12 @@ def table_result(event_id, number, table_number):
 
 # ----------------------------------------------------------------- standings and the projector
 
+def _event_version(event_id, **_kw):
+    return state_version(event_id)
+
+
 @bp.get("/events/<int:event_id>/standings")
+@polled(_event_version, shared=True)
 def standings_page(event_id):
     event = event_ops.get_event(event_id)
     staff = event_ops.staff_for(g.get("user"), event)
@@ -287,19 +293,22 @@ def _projector(event, rnd):
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/projector")
+@polled(_event_version, shared=True)
 def projector(event_id, number):
     event = event_ops.get_event(event_id)
     return _projector(event, ops.get_round(event, number))
 
 
 @bp.get("/events/<int:event_id>/projector")
+@polled(_event_version, shared=True)
 def current_projector(event_id):
-    """The latest round the viewer may see: leave the projector on this address for the whole event."""
+    """The latest round the viewer may see: leave the projector on this address for the whole event;
+    it moves on to the next round by itself when that is published."""
     event = event_ops.get_event(event_id)
     rounds = [r for r in ops.rounds_of(event) if ops.round_visible(r, g.get("user"))]
     if not rounds:
         raise NotFound("No round is published yet.")
-    return redirect(url_for("rounds.projector", event_id=event.id, number=rounds[-1].number))
+    return _projector(event, rounds[-1])
 
 
 # ----------------------------------------------------------------- the player's round (on /p/<code>)

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""A round start at the venue: 300 phones and 5 projectors on the server scripts/run uses, then a result storm.
+
+    .venv/bin/python scripts/bench_load.py [--clients 300] [--seconds 60] [--database-url URL --reset] [--json]
+
+1. Starts `python -m tournament.serve` (waitress, its real thread count) on 127.0.0.1 with a fresh
+   SQLite database (or the PostgreSQL database given, wiped first with --reset).
+2. Builds a pods event of `--clients` players with decklists, publishes and starts round 1.
+3. Every client opens its own player page (its own access code and cookies) and polls it the way the
+   page's script does (every 5 s, with the page's ETag), beside 5 projectors, for `--seconds`.
+4. The result storm: at every table the first player reports, the others confirm and everyone votes,
+   every tap sent twice, all at once.
+5. Checks the database against what every client was told, and that the server is still running.
+
+Prints latency percentiles over every request, the storm's own figures, and lost or duplicated writes.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+POLL_SECONDS = 5
+PROJECTORS = 5
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(url: str, instance: str, players: int, reset: bool) -> dict:
+    """Schema, cards, an organizer, and a published, started round 1 of a pods event with decklists."""
+    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": "bench-load"}
+    os.environ.update(env)
+    if reset and url.startswith("postgres"):
+        import sqlalchemy as sa
+        from tournament.config import database_url_from_env
+        engine = sa.create_engine(database_url_from_env(url))
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+        engine.dispose()
+    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
+    for args in (["db", "upgrade"], ["cards", "starter"]):
+        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
+    from tournament import create_app
+    from tournament.auth.operations import create_user
+    from tournament.events import operations as events
+    from tournament.extensions import db
+    from tournament.rounds import operations as rounds
+    deck = (REPO / "tournament" / "data" / "demo_decks" / "kenrith.txt").read_text(encoding="utf-8")
+    app = create_app()
+    with app.app_context():
+        olga = create_user("Olga Bench", "correct horse battery", "organizer")
+        event = events.create_event(olga, {"name": "Load test", "ruleset": "edh-2010", "pod_size": 4})
+        regs = [events.register_player(event, {"name": f"Player {i:03d}", "decklist": deck}, user=olga)
+                for i in range(players)]
+        for reg in regs:
+            events.check_in(reg, olga)
+        rnd = rounds.pair_next_round(event, olga, seed=2026)
+        rounds.publish_round(rnd, olga)
+        rounds.start_round(rnd, olga)
+        db.session.commit()
+        tables = [{"id": t.id, "number": t.number, "seats": [(s.registration_id, s.registration.access_code)
+                                                             for s in t.seats]}
+                  for t in rnd.tables if t.kind == "pod"]
+        out = {"event": event.id, "tables": tables, "codes": [r.access_code for r in regs]}
+        db.session.remove()
+        db.engine.dispose()
+    return out
+
+
+def poll_cost_ms(samples: int = 2000) -> float:
+    """Server CPU for one poll that finds nothing changed (a 304), in this process, median of 5 batches."""
+    from tournament import create_app
+    from tournament.extensions import db
+    app = create_app()
+    with app.app_context():
+        from tournament.events.models import Registration
+        import sqlalchemy as sa
+        code = db.session.execute(sa.select(Registration.access_code).limit(1)).scalar()
+        db.session.remove()
+    client = app.test_client()
+    tag = client.get(f"/p/{code}").headers["ETag"]
+    batches = []
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(samples // 5):
+            assert client.get(f"/p/{code}", headers={"If-None-Match": tag}).status_code == 304
+        batches.append((time.process_time() - start) * 1000 / (samples // 5))
+    return statistics.median(batches)
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.statuses: dict[int, int] = {}
+
+    def add(self, ms: float, status: int | None, what: str = "") -> None:
+        self.latencies.append(ms)
+        if status is None or status >= 500:
+            self.errors.append(f"{what}: {status}")
+        else:
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
+async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, **kw):
+    start = time.perf_counter()
+    try:
+        response = await client.request(method, url, **kw)
+    except httpx.HTTPError as e:
+        stats.add((time.perf_counter() - start) * 1000, None, f"{method} {url} {e.__class__.__name__}")
+        return None
+    stats.add((time.perf_counter() - start) * 1000, response.status_code, f"{method} {url}")
+    return response
+
+
+async def phone(base: str, code: str, stats: Stats, until: float, clients: dict) -> None:
+    client = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"})
+    clients[code] = client
+    await asyncio.sleep(random.uniform(0, 3))        # everyone opens the page within a few seconds
+    r = await timed(stats, client, "GET", f"/p/{code}")
+    for asset in ("/static/style.css", "/static/rounds.js"):
+        await timed(stats, client, "GET", asset)
+    tag = r.headers.get("ETag") if r is not None else None
+    while time.time() < until:
+        await asyncio.sleep(POLL_SECONDS + random.uniform(-0.5, 0.5))
+        r = await timed(stats, client, "GET", f"/p/{code}", headers={"If-None-Match": tag} if tag else {})
+        if r is not None and r.status_code == 200:
+            tag = r.headers.get("ETag", tag)
+
+
+async def projector(base: str, event_id: int, stats: Stats, until: float) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        r = await timed(stats, client, "GET", f"/events/{event_id}/projector")
+        tag = r.headers.get("ETag") if r is not None else None
+        while time.time() < until:
+            await asyncio.sleep(POLL_SECONDS)
+            r = await timed(stats, client, "GET", f"/events/{event_id}/projector",
+                            headers={"If-None-Match": tag} if tag else {})
+            if r is not None and r.status_code == 200:
+                tag = r.headers.get("ETag", tag)
+
+
+async def csrf_of(client: httpx.AsyncClient, code: str) -> str:
+    page = (await client.get(f"/p/{code}")).text
+    match = CSRF.search(page)
+    return match.group(1) if match else ""
+
+
+async def storm(data: dict, clients: dict, stats: Stats) -> list[tuple]:
+    """Every table reports, confirms and votes at once, every tap twice; returns (kind, key, status)."""
+    tokens = dict(zip(clients, await asyncio.gather(*(csrf_of(c, code) for code, c in clients.items()))))
+
+    async def post(kind, key, code, url, form):
+        r = await timed(stats, clients[code], "POST", url, data={**form, "csrf_token": tokens[code]})
+        return kind, key, r.status_code if r is not None else None
+
+    reports, rest = [], []
+    for t in data["tables"]:
+        (first, code), ids = t["seats"][0], [rid for rid, _c in t["seats"]]
+        form = {"r-round": "1", "r-table": str(t["number"]), "r-revision": "0", "r-survivors": [str(first)]}
+        reports += [("report", (t["id"], first), code, f"/p/{code}/result", form)] * 2
+        for i, (rid, c) in enumerate(t["seats"]):
+            votee = ids[(i + 1) % len(ids)]
+            rest += [("vote", (t["id"], rid, votee), c, f"/p/{c}/vote",
+                      {"round": "1", "table": str(t["number"]), "votee": str(votee)})] * 2
+            if i:
+                rest += [("confirm", (t["id"], rid), c, f"/p/{c}/confirm",
+                          {"round": "1", "table": str(t["number"]), "revision": "1"})] * 2
+    done = await asyncio.gather(*(post(*job) for job in reports))
+    return done + await asyncio.gather(*(post(*job) for job in rest))
+
+
+def verify(url: str, data: dict, told: list[tuple]) -> tuple[int, int]:
+    """(lost, duplicated): acknowledged writes missing from the database, and writes stored twice."""
+    import sqlalchemy as sa
+    from tournament import create_app
+    from tournament.extensions import db
+    from tournament.rounds.models import ResultConfirmation, ResultReport, Vote
+    app = create_app()
+    with app.app_context():
+        confirmations = db.session.execute(sa.select(ResultConfirmation.table_id,
+                                                     ResultConfirmation.registration_id)).all()
+        votes = db.session.execute(sa.select(Vote.table_id, Vote.voter_id, Vote.votee_id)).all()
+        reports = db.session.execute(sa.select(ResultReport.table_id)).scalars().all()
+    stored = {"confirm": set(map(tuple, confirmations)), "vote": set(map(tuple, votes)),
+              "report": {(t["id"], t["seats"][0][0]) for t in data["tables"] if t["id"] in set(reports)}}
+    lost = sum(1 for kind, key, status in told if status is not None and 200 <= status < 400
+               and key not in stored[kind])
+    duplicated = (len(confirmations) - len(stored["confirm"])) + (len(votes) - len({(t, v) for t, v, _ in votes})) \
+        + (len(reports) - len(set(reports)))
+    return lost, duplicated
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(len(values) * p / 100))], 1)
+
+
+async def run(args, base: str, data: dict) -> dict:
+    stats = Stats()
+    until = time.time() + args.seconds
+    clients: dict = {}
+    codes = data["codes"][:args.clients]
+    started = time.perf_counter()
+    await asyncio.gather(*(phone(base, c, stats, until, clients) for c in codes),
+                         *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
+    poll_seconds = time.perf_counter() - started
+    poll_latencies = list(stats.latencies)
+    storm_stats = Stats()
+    storm_started = time.perf_counter()
+    told = await storm(data, clients, storm_stats)
+    storm_seconds = time.perf_counter() - storm_started
+    for c in clients.values():
+        await c.aclose()
+    all_latencies = poll_latencies + storm_stats.latencies
+    return {"stats": stats, "storm": storm_stats, "told": told, "poll_seconds": poll_seconds,
+            "storm_seconds": storm_seconds, "latencies": all_latencies, "poll_latencies": poll_latencies}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--clients", type=int, default=300)
+    p.add_argument("--seconds", type=int, default=60)
+    p.add_argument("--database-url", default=None, help="PostgreSQL (needs --reset: the database is wiped)")
+    p.add_argument("--reset", action="store_true")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    tmp = tempfile.mkdtemp(prefix="bench-load-")
+    url = args.database_url or f"sqlite:///{tmp}/load.sqlite"
+    if args.database_url and not args.reset:
+        p.error("--database-url wipes that database: add --reset to confirm")
+    data = prepare(url, tmp, args.clients, args.reset)
+    cost = poll_cost_ms()
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": tmp, "SECRET_KEY": "bench-load",
+           "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    log = open(Path(tmp) / "server.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port)], env=env, cwd=REPO,
+                              stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx.get(base + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        result = asyncio.run(run(args, base, data))
+        alive = server.poll() is None
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+    lost, duplicated = verify(url, data, result["told"])
+    stats, storm_stats = result["stats"], result["storm"]
+    requests = len(result["latencies"])
+    out = {"clients": args.clients, "requests": requests,
+           "rps": round(len(result["poll_latencies"]) / result["poll_seconds"], 1),
+           "p50_ms": percentile(result["latencies"], 50), "p95_ms": percentile(result["latencies"], 95),
+           "p99_ms": percentile(result["latencies"], 99),
+           "poll_p50_ms": percentile(result["poll_latencies"], 50), "poll_p95_ms": percentile(result["poll_latencies"], 95),
+           "errors": len(stats.errors) + len(storm_stats.errors), "lost_writes": lost, "duplicate_writes": duplicated,
+           "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
+           "storm_p95_ms": percentile(storm_stats.latencies, 95), "storm_statuses": storm_stats.statuses,
+           "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,
+           "database": "postgresql" if url.startswith("postgres") else "sqlite"}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:18} {v}")
+        for e in (stats.errors + storm_stats.errors)[:10]:
+            print("error:", e)
+    return 0 if out["errors"] == 0 and lost == 0 and duplicated == 0 and alive else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

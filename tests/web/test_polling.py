@@ -1,0 +1,126 @@
+"""Open phones and the projector poll their page: 304 while nothing changed, the new page once it has."""
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from markupsafe import escape
+
+from tournament.events import operations as events
+from tournament.rounds import operations as rounds
+
+
+@pytest.fixture
+def live_round(db, make_event, make_player, judge):
+    event = make_event(name="Polling night")
+    regs = [make_player(event, f"Player {i}") for i in range(8)]
+    for reg in regs:
+        events.check_in(reg, judge)
+    rnd = rounds.pair_next_round(event, judge, seed=11)
+    rounds.publish_round(rnd, judge)
+    db.session.commit()
+    return event, rnd, regs
+
+
+def _seated(rnd, regs):
+    table = rnd.tables[0]
+    by_id = {r.id: r for r in regs}
+    return table, [by_id[s.registration_id] for s in table.seats]
+
+
+def test_projector_answers_304_until_a_result_changes_it(app, db, live_round):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone = app.test_client()
+    first = phone.get(f"/events/{event.id}/rounds/1/projector")
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag.startswith('W/"')
+    again = phone.get(f"/events/{event.id}/rounds/1/projector", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.get_data() == b""
+    report = phone.post(f"/p/{players[0].access_code}/result",
+                        data={"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]})
+    assert report.status_code == 302
+    changed = phone.get(f"/events/{event.id}/rounds/1/projector", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+
+
+def test_a_refused_request_changes_nothing_and_keeps_the_304(app, db, live_round):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone = app.test_client()
+    tag = phone.get(f"/p/{players[1].access_code}").headers["ETag"]
+    refused = phone.post(f"/p/{players[0].access_code}/confirm", data={"round": 1, "table": table.number,
+                                                                      "revision": 0})
+    assert refused.status_code == 409
+    assert phone.get(f"/p/{players[1].access_code}", headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_the_player_page_shows_a_table_mates_report_on_the_next_poll(app, db, live_round):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    mine, theirs = app.test_client(), app.test_client()
+    page = mine.get(f"/p/{players[1].access_code}")
+    tag = page.headers["ETag"]
+    assert page.headers["Cache-Control"] == "no-store"            # a code page is never stored
+    assert f'<meta name="page-etag" content="{escape(tag)}">' in page.get_data(as_text=True)
+    assert mine.get(f"/p/{players[1].access_code}", headers={"If-None-Match": tag}).status_code == 304
+    theirs.post(f"/p/{players[0].access_code}/result",
+                data={"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]})
+    fresh = mine.get(f"/p/{players[1].access_code}", headers={"If-None-Match": tag})
+    assert fresh.status_code == 200 and "This result is right: confirm" in fresh.get_data(as_text=True)
+
+
+def test_a_page_with_a_message_to_show_is_never_a_304(app, db, live_round):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone = app.test_client()
+    tag = phone.get(f"/p/{players[2].access_code}").headers["ETag"]
+    phone.post(f"/p/{players[2].access_code}/vote", data={"round": 1, "table": table.number,
+                                                         "votee": players[3].id})
+    page = phone.get(f"/p/{players[2].access_code}", headers={"If-None-Match": tag})
+    assert page.status_code == 200 and "Your vote is in." in page.get_data(as_text=True)
+
+
+def test_the_projector_address_moves_on_to_the_next_round(app, db, live_round, judge):
+    event, rnd, regs = live_round
+    screen = app.test_client()
+    assert "Round 1" in screen.get(f"/events/{event.id}/projector").get_data(as_text=True)
+    rnd = rounds.with_tables(rounds.get_round(event, 1))
+    for t in rnd.tables:
+        if t.kind == "pod":
+            rounds.report_pod_result(t, [t.seats[0].registration_id], user=judge)
+    rounds.finish_round(rnd, judge)
+    nxt = rounds.pair_next_round(event, judge, seed=12)
+    rounds.publish_round(nxt, judge)
+    db.session.commit()
+    page = screen.get(f"/events/{event.id}/projector").get_data(as_text=True)
+    assert "Round 2" in page
+
+
+def test_pages_are_gzipped_for_phones(app, db, live_round):
+    event, rnd, regs = live_round
+    response = app.test_client().get(f"/p/{regs[0].access_code}", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert b"Your round" in gzip.decompress(response.get_data())
+
+
+def test_a_shared_copy_tells_the_clock_the_time_now(app, db, live_round, judge, monkeypatch):
+    event, rnd, regs = live_round
+    rounds.start_round(rounds.get_round(event, 1), judge)
+    db.session.commit()
+    first = app.test_client().get(f"/events/{event.id}/projector").get_data(as_text=True)
+    import re
+    import time as _time
+    real = _time.time()
+    monkeypatch.setattr("tournament.web.time.time", lambda: real)       # the same cache bucket
+    from datetime import datetime, timedelta, timezone
+    later = datetime.now(timezone.utc) + timedelta(minutes=3)
+
+    class Later(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return later
+    monkeypatch.setattr("datetime.datetime", Later)
+    second = app.test_client().get(f"/events/{event.id}/projector").get_data(as_text=True)
+    now_of = lambda page: re.search(r'data-server-now="([^"]*)"', page).group(1)   # noqa: E731
+    assert now_of(second) != now_of(first)
