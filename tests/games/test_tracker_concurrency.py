@@ -9,25 +9,17 @@ import time
 
 import sqlalchemy as sa
 
-from tournament.events import operations as events
 from tournament.games import operations as games
 from tournament.games.models import TrackerEvent, TrackerGame
 from tournament.games.tracker import State
-from tournament.rounds import operations as rounds
 
 TAPS = 50
 BOOST = 20          # each player first gains 20 life, so 50 taps of -1 leave everyone alive
 HEADERS = {"Accept": "application/json"}        # as static/tracker.js sends its taps
 
 
-def test_four_phones_tapping_one_tracker(db, app, make_event, make_player, judge):
-    event = make_event()
-    regs = [make_player(event, f"Player {i:02d}") for i in range(1, 5)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=3)
-    rounds.publish_round(rnd, judge)
-    db.session.commit()
+def test_four_phones_tapping_one_tracker(db, app, make_round):
+    event, rnd, regs = make_round(players=4, seed=3)
     table = rnd.tables[0]
     table_id = table.id
     by_id = {r.id: r for r in regs}

@@ -128,15 +128,9 @@ def test_twenty_registrations_with_one_player_id(app, db, make_event):
             assert status in (400, 409) and ("DCI-4242" in body or "conflicts" in body), (status, body[:300])
 
 
-def test_bait_and_switch_confirmation_is_refused(app, db, make_event, make_player, judge):
+def test_bait_and_switch_confirmation_is_refused(app, db, make_round):
     """A reports "B won", B opens the page, A re-reports "A won", B confirms what B saw: refused."""
-    event = make_event(name="Duels", mode="duel", ruleset="duel-cn")
-    regs = [make_player(event, f"Duelist {i}") for i in range(2)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=1)
-    rounds.publish_round(rnd, judge)
-    db.session.commit()
+    event, rnd, regs = make_round(players=2, seed=1, name="Duels", mode="duel", ruleset="duel-cn")
     table = rnd.tables[0]
     a, b = (db.session.get(Registration, s.registration_id) for s in table.seats)
     a_code, b_code, number = a.access_code, b.access_code, table.number
@@ -156,14 +150,8 @@ def test_bait_and_switch_confirmation_is_refused(app, db, make_event, make_playe
     assert rounds.standings(event)[0].points == 0          # nothing counts until it is confirmed
 
 
-def test_a_different_second_report_marks_the_table_disputed(app, db, make_event, make_player, judge, login):
-    event = make_event(name="Pods")
-    regs = [make_player(event, f"Player {i}") for i in range(4)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=3)
-    rounds.publish_round(rnd, judge)
-    db.session.commit()
+def test_a_different_second_report_marks_the_table_disputed(app, db, make_round, judge):
+    event, rnd, regs = make_round(players=4, seed=3, name="Pods")
     table = rnd.tables[0]
     ids = [s.registration_id for s in table.seats]
     codes = {r.id: r.access_code for r in regs}

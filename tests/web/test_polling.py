@@ -6,20 +6,12 @@ import gzip
 import pytest
 from markupsafe import escape
 
-from tournament.events import operations as events
 from tournament.rounds import operations as rounds
 
 
 @pytest.fixture
-def live_round(db, make_event, make_player, judge):
-    event = make_event(name="Polling night")
-    regs = [make_player(event, f"Player {i}") for i in range(8)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=11)
-    rounds.publish_round(rnd, judge)
-    db.session.commit()
-    return event, rnd, regs
+def live_round(make_round):
+    return make_round(players=8, seed=11, name="Polling night")
 
 
 def _seated(rnd, regs):

@@ -450,6 +450,8 @@ def why_not_report(table: GameTable, staff: bool) -> str | None:
         return "This round is finished; ask a judge to correct it."
     if table.result_state == "confirmed":
         return "This result is confirmed; ask a judge to correct it."
+    if table.result_state == "disputed":
+        return "The players at this table reported different results: a judge will settle it."
     return None
 
 

@@ -65,6 +65,7 @@ def table_view(table, names: dict[int, str]) -> dict:
 def result_view(table, names: dict[int, str]) -> dict:
     """Who confirmed the current result, and every reported version (a dispute shows them side by side)."""
     return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
+            "entered_by": _actor_text(table.result_by or "", names),
             "disputed": table.result_state == "disputed",
             "versions": [{"revision": r.revision, "by": _actor_text(r.actor, names), "at": r.at, "staff": r.staff,
                           "text": version_text(table.kind, r.result or {}, names),
