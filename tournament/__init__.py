@@ -52,7 +52,9 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
                       games_views.bp, printing_views.bp, swaps_views.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
-    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document):
+    from .backup_cli import backup_command, restore_command
+    for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document,
+                  backup_command, restore_command):
         app.cli.add_command(group)
     register_error_handlers(app)
     register_health(app)

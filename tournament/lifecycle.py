@@ -215,3 +215,23 @@ def _forget_changes(session, previous_transaction) -> None:
     """A rolled-back transaction changed nothing anyone sees."""
     if has_app_context() and previous_transaction.parent is None:
         g.pop("changed_events", None)
+
+
+def after_commit(fn, *args) -> None:
+    """Run fn(*args) once this transaction has committed (a backup after a round is published)."""
+    if has_app_context():
+        g.setdefault("after_commit", []).append((fn, args))
+
+
+@sa.event.listens_for(sa.orm.Session, "after_commit")
+def _run_after_commit(_session) -> None:
+    if not has_app_context():
+        return
+    for fn, args in g.pop("after_commit", []):
+        fn(*args)
+
+
+@sa.event.listens_for(sa.orm.Session, "after_soft_rollback")
+def _forget_after_commit(_session, previous_transaction) -> None:
+    if has_app_context() and previous_transaction.parent is None:
+        g.pop("after_commit", None)

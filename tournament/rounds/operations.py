@@ -18,7 +18,9 @@ from ..cards.models import utcnow
 from ..errors import NotFound, Refused
 from ..events.models import Event, Registration
 from ..events.operations import actor_name, log, require_staff, staff_for, valid_id
+from .. import backups
 from ..extensions import db
+from ..lifecycle import after_commit
 from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
 from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
@@ -318,6 +320,7 @@ def publish_round(rnd: Round, user: User) -> Round:
     rnd.status = "published"
     rnd.published_at = utcnow()
     log(rnd.event, actor_name(user), "round.publish", round=rnd.number)
+    after_commit(backups.after_round, rnd.number, "published")
     return rnd
 
 
@@ -372,6 +375,7 @@ def finish_round(rnd: Round, user: User, accept_unconfirmed: bool = False) -> Ro
     rnd.status = "finished"
     rnd.finished_at = utcnow()
     log(rnd.event, actor_name(user), "round.finish", round=rnd.number)
+    after_commit(backups.after_round, rnd.number, "finished")
     return rnd
 
 
