@@ -5,14 +5,17 @@
 
 1. Starts `python -m tournament.serve` (waitress, its real thread count) on 127.0.0.1 with a fresh
    SQLite database (or the PostgreSQL database given, wiped first with --reset).
-2. Builds a pods event of `--clients` players with decklists, publishes and starts round 1.
-3. Every client opens its own player page (its own access code and cookies) and polls it the way the
-   page's script does (every 5 s, with the page's ETag), beside 5 projectors, for `--seconds`.
+2. Builds a pods event of `--clients` players with decklists and pairs round 1 as a draft.
+3. Every client opens its own player page (its own access code and cookies) within 10 s and polls it
+   the way the page's script does (every 5 s, with the page's ETag), beside 5 projectors; then the
+   organizer publishes and starts round 1, which changes every page at once (the round start), and
+   the polling goes on for `--seconds`.
 4. The result storm: at every table the first player reports, the others confirm and everyone votes,
    every tap sent twice, all at once.
 5. Checks the database against what every client was told, and that the server is still running.
 
-Prints latency percentiles over every request, the storm's own figures, and lost or duplicated writes.
+Prints latency percentiles over every request, over the polling phase (and its steady part, after the
+round-start burst), the storm's own figures, and lost or duplicated writes.
 """
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 POLL_SECONDS = 5
+RAMP_SECONDS = 10         # the phones open their pages during check-in, within 10 s, before round 1 is
+                          # published; publishing it changes every page at once: the round-start burst
 PROJECTORS = 5
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
@@ -46,7 +51,7 @@ def free_port() -> int:
 
 
 def prepare(url: str, instance: str, players: int, reset: bool) -> dict:
-    """Schema, cards, an organizer, and a published, started round 1 of a pods event with decklists."""
+    """Schema, cards, an organizer, and round 1 of a pods event with decklists, paired as a draft."""
     env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": "bench-load"}
     os.environ.update(env)
     if reset and url.startswith("postgres"):
@@ -75,16 +80,33 @@ def prepare(url: str, instance: str, players: int, reset: bool) -> dict:
         for reg in regs:
             events.check_in(reg, olga)
         rnd = rounds.pair_next_round(event, olga, seed=2026)
-        rounds.publish_round(rnd, olga)
-        rounds.start_round(rnd, olga)
         db.session.commit()
         tables = [{"id": t.id, "number": t.number, "seats": [(s.registration_id, s.registration.access_code)
                                                              for s in t.seats]}
                   for t in rnd.tables if t.kind == "pod"]
-        out = {"event": event.id, "tables": tables, "codes": [r.access_code for r in regs]}
+        out = {"event": event.id, "tables": tables, "codes": [r.access_code for r in regs], "round": rnd.id}
         db.session.remove()
         db.engine.dispose()
     return out
+
+
+def publish(round_id: int) -> None:
+    """The organizer publishes and starts round 1 while every phone is open on its page."""
+    from tournament import create_app
+    from tournament.auth.models import User
+    from tournament.extensions import db
+    from tournament.rounds import operations as rounds
+    from tournament.rounds.models import Round
+    import sqlalchemy as sa
+    app = create_app()
+    with app.app_context():
+        olga = db.session.execute(sa.select(User).where(User.name == "Olga Bench")).scalar_one()
+        rnd = db.session.get(Round, round_id)
+        rounds.publish_round(rnd, olga)
+        rounds.start_round(rnd, olga)
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
 
 
 def poll_cost_ms(samples: int = 2000) -> float:
@@ -111,11 +133,13 @@ def poll_cost_ms(samples: int = 2000) -> float:
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
+        self.started: list[float] = []
         self.errors: list[str] = []
         self.statuses: dict[int, int] = {}
 
     def add(self, ms: float, status: int | None, what: str = "") -> None:
         self.latencies.append(ms)
+        self.started.append(time.time() - ms / 1000)
         if status is None or status >= 500:
             self.errors.append(f"{what}: {status}")
         else:
@@ -133,19 +157,24 @@ async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, 
     return response
 
 
-async def phone(base: str, code: str, stats: Stats, until: float, clients: dict) -> None:
+async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float, clients: dict,
+                published: asyncio.Event, updated: dict) -> None:
+    """Open the page during check-in (with its style sheet and script), then poll it as rounds.js does."""
     client = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"})
     clients[code] = client
-    await asyncio.sleep(random.uniform(0, 3))        # everyone opens the page within a few seconds
-    r = await timed(stats, client, "GET", f"/p/{code}")
+    await asyncio.sleep(random.uniform(0, RAMP_SECONDS))
+    r = await timed(opening, client, "GET", f"/p/{code}")
     for asset in ("/static/style.css", "/static/rounds.js"):
-        await timed(stats, client, "GET", asset)
+        await timed(opening, client, "GET", asset)
     tag = r.headers.get("ETag") if r is not None else None
     while time.time() < until:
         await asyncio.sleep(POLL_SECONDS + random.uniform(-0.5, 0.5))
-        r = await timed(stats, client, "GET", f"/p/{code}", headers={"If-None-Match": tag} if tag else {})
+        counted = stats if published.is_set() else opening
+        r = await timed(counted, client, "GET", f"/p/{code}", headers={"If-None-Match": tag} if tag else {})
         if r is not None and r.status_code == 200:
             tag = r.headers.get("ETag", tag)
+            if published.is_set() and "Your round: round 1" in r.text:
+                updated.setdefault(code, time.time())
 
 
 async def projector(base: str, event_id: int, stats: Stats, until: float) -> None:
@@ -219,15 +248,25 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def run(args, base: str, data: dict) -> dict:
-    stats = Stats()
-    until = time.time() + args.seconds
+    opening, stats = Stats(), Stats()
+    published = asyncio.Event()
+    updated: dict[str, float] = {}
+    committed: list[float] = []
     clients: dict = {}
     codes = data["codes"][:args.clients]
+    until = time.time() + RAMP_SECONDS + POLL_SECONDS + args.seconds
+
+    async def organizer():
+        await asyncio.sleep(RAMP_SECONDS + POLL_SECONDS)
+        published.set()                  # from here on every request counts: the round start is measured
+        await asyncio.to_thread(publish, data["round"])
+        committed.append(time.time())
     started = time.perf_counter()
-    await asyncio.gather(*(phone(base, c, stats, until, clients) for c in codes),
+    await asyncio.gather(organizer(), *(phone(base, c, opening, stats, until, clients, published, updated) for c in codes),
                          *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
-    poll_seconds = time.perf_counter() - started
+    poll_seconds = args.seconds
     poll_latencies = list(stats.latencies)
+    steady = [ms for ms, at in zip(stats.latencies, stats.started) if at > until - args.seconds + 2 * POLL_SECONDS]
     storm_stats = Stats()
     storm_started = time.perf_counter()
     told = await storm(data, clients, storm_stats)
@@ -236,7 +275,9 @@ async def run(args, base: str, data: dict) -> dict:
         await c.aclose()
     all_latencies = poll_latencies + storm_stats.latencies
     return {"stats": stats, "storm": storm_stats, "told": told, "poll_seconds": poll_seconds,
-            "storm_seconds": storm_seconds, "latencies": all_latencies, "poll_latencies": poll_latencies}
+            "storm_seconds": storm_seconds, "latencies": all_latencies, "poll_latencies": poll_latencies,
+            "steady": steady, "opening": opening, "updated": len(updated),
+            "update_seconds_max": round(max(updated.values()) - committed[0], 1) if updated and committed else None}
 
 
 def main() -> int:
@@ -281,7 +322,11 @@ def main() -> int:
            "p50_ms": percentile(result["latencies"], 50), "p95_ms": percentile(result["latencies"], 95),
            "p99_ms": percentile(result["latencies"], 99),
            "poll_p50_ms": percentile(result["poll_latencies"], 50), "poll_p95_ms": percentile(result["poll_latencies"], 95),
-           "errors": len(stats.errors) + len(storm_stats.errors), "lost_writes": lost, "duplicate_writes": duplicated,
+           "steady_p95_ms": percentile(result["steady"], 95), "steady_requests": len(result["steady"]),
+           "opening_p95_ms": percentile(result["opening"].latencies, 95),
+           "opening_requests": len(result["opening"].latencies),
+           "phones_updated": result["updated"], "update_seconds_max": result["update_seconds_max"],
+           "errors": len(stats.errors) + len(storm_stats.errors) + len(result["opening"].errors), "lost_writes": lost, "duplicate_writes": duplicated,
            "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
            "storm_p95_ms": percentile(storm_stats.latencies, 95), "storm_statuses": storm_stats.statuses,
            "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,

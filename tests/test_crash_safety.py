@@ -62,7 +62,7 @@ def _setup(url: str, instance) -> list[dict]:
 
 def _start(env) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", env["PORT"]], env=env, cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     for _ in range(150):
         try:
             httpx.get(f"http://127.0.0.1:{env['PORT']}/healthz", timeout=1)
@@ -120,7 +120,7 @@ def test_sigkill_during_a_result_storm_loses_no_acknowledged_write(tmp_path):
         t.start()
     while len(acknowledged) < len(jobs) // 3:
         time.sleep(0.01)
-    server.send_signal(signal.SIGKILL)
+    os.killpg(server.pid, signal.SIGKILL)             # the supervisor and every worker at once: a crash
     server.wait(timeout=10)
     for t in threads:
         t.join(timeout=30)
@@ -129,7 +129,7 @@ def test_sigkill_during_a_result_storm_loses_no_acknowledged_write(tmp_path):
     try:
         assert httpx.get(base + "/healthz").json() == {"status": "ok", "database": "ok"}
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
     engine = sa.create_engine(url)
     with engine.connect() as conn:

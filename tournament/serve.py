@@ -1,6 +1,6 @@
 """Serve the app at the venue with waitress, a production WSGI server in pure Python (Linux, macOS, Windows).
 
-    python -m tournament.serve [--host 0.0.0.0] [--port 5000] [--lan] [--threads 16]
+    python -m tournament.serve [--host 0.0.0.0] [--port 5000] [--lan] [--workers 2] [--threads 8]
 
 `--lan` listens on every interface, prints the laptop's LAN addresses and a
 QR code of the player URL in the terminal, and uses that URL for every player
@@ -14,7 +14,9 @@ import os
 import socket
 import sys
 
-DEFAULT_THREADS = 16      # the database and page work of a 300-player round start, on two cores
+DEFAULT_THREADS = 8       # per worker process: requests waiting on the database or the network
+# one worker process per core: Python runs one thread at a time per process
+DEFAULT_WORKERS = (os.cpu_count() or 1) if hasattr(os, "fork") else 1
 
 
 def lan_addresses() -> list[str]:
@@ -53,7 +55,13 @@ def parse_args(argv=None):
     p.add_argument("--lan", action="store_true", default=os.environ.get("LAN") == "1",
                    help="serve players' phones on the local network")
     p.add_argument("--threads", type=int, default=int(os.environ.get("THREADS") or DEFAULT_THREADS))
-    return p.parse_args(argv)
+    p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS") or DEFAULT_WORKERS),
+                   help="worker processes sharing the port (POSIX; Windows serves with one)")
+    args = p.parse_args(argv)
+    if not hasattr(os, "fork"):
+        args.workers = 1
+    args.workers = max(1, min(args.workers, 16))
+    return args
 
 
 def public_url_for(args, addresses: list[str]) -> str | None:
@@ -71,19 +79,96 @@ def main(argv=None) -> int:
     public = public_url_for(args, addresses)
     if public:
         os.environ["PUBLIC_URL"] = public
-    from waitress import serve
-
-    from . import create_app
-    app = create_app()
-    print(f"Serving on http://{host}:{args.port} with waitress ({args.threads} threads).", flush=True)
+    print(f"Serving on http://{host}:{args.port} with waitress ({args.workers} worker"
+          f"{'s' if args.workers != 1 else ''} x {args.threads} threads).", flush=True)
     if public:
         print(f"Players' links and QR codes use {public}", flush=True)
     for a in addresses:
         print(f"  on this network: http://{a}:{args.port}", flush=True)
     if args.lan and public:
         print(terminal_qr(public + "/"), flush=True)
-    serve(app, host=host, port=args.port, threads=args.threads, ident="edh-tournament",
-          channel_timeout=30, connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True)
+    sock = listening_socket(host, args.port)
+    if args.workers == 1:
+        run_worker(sock, args.threads)
+        return 0
+    return supervise(sock, args)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock
+
+
+def run_worker(sock: socket.socket, threads: int) -> None:
+    """One process: its own app, database connections and caches (nothing is shared across a fork)."""
+    from waitress import serve
+
+    from . import create_app
+    serve(create_app(), sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
+          connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose supervisor is gone (killed) stops too, instead of serving on alone."""
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def supervise(sock: socket.socket, args) -> int:
+    """Fork the workers (they share the listening socket) and start a new one if one dies."""
+    import signal
+    import time
+    children: dict[int, int] = {}
+    stopping = False
+
+    def spawn(slot: int) -> None:
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            _exit_with_parent(os.getppid())
+            try:
+                run_worker(sock, args.threads)
+            finally:
+                os._exit(0)
+        children[pid] = slot
+
+    def stop(_signum, _frame):
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for slot in range(args.workers):
+        spawn(slot)
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        slot = children.pop(pid, None)
+        if slot is not None and not stopping:
+            print(f"worker {pid} stopped ({status}); starting another", file=sys.stderr, flush=True)
+            time.sleep(0.5)
+            spawn(slot)
     return 0
 
 

@@ -31,10 +31,12 @@ class LiveServer(str):
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    """`flask run` on a fresh SQLite database with the starter cards and an organizer account."""
+    """The production server scripts/run starts (waitress), on a fresh SQLite database with the starter
+    cards and an organizer account."""
     tmp = tmp_path_factory.mktemp("live")
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'live.sqlite'}", "SECRET_KEY": "e2e",
-           "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1"}
+           "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1",
+           "INSTANCE_PATH": str(tmp)}
     env.pop("TEST_DATABASE_URL", None)
     flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
     for args in (["db", "upgrade"], ["cards", "starter"]):
@@ -43,8 +45,8 @@ def live_server(tmp_path_factory):
                    env=env, cwd=REPO, check=True, capture_output=True)
     port = _free_port()
     log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen(flask + ["run", "--port", str(port), "--no-reload"], env=env, cwd=REPO,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port)],
+                            env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:

@@ -259,7 +259,6 @@ def _player_page(reg, form=None, status=200):
         if deck is not None:
             form.decklist.data = deck.text
     from ..rounds.player import player_round
-    names = {r.id: r.name for r in event.registrations}
     locked = ops.deadline_passed(event) and staff is None
     dropped_lock = reg.dropped_at is not None and staff is None
     url = player_url(reg)
@@ -268,7 +267,7 @@ def _player_page(reg, form=None, status=200):
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
         colour_words=color_words(deck.result.get("color_identity", [])) if deck else "",
-        welcome=request.args.get("welcome") == "1", yr=player_round(reg, names)), status)
+        welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status)
     return private(response)
 
 

@@ -414,7 +414,8 @@ def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
     if rnd is None:
         return None, None
     seat = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == reg.id)
-                              .options(selectinload(Seat.table))).scalar()
+                              .options(selectinload(Seat.table).selectinload(GameTable.seats)
+                                       .joinedload(Seat.registration))).scalar()
     return rnd, seat
 
 

@@ -14,15 +14,17 @@ from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, Vote
 from .presenting import name_key, table_view, timer_info
 
 
-def player_round(reg, names: dict[int, str]) -> dict | None:
-    """The latest published round, as this player sees it (None before the first one)."""
+def player_round(reg) -> dict | None:
+    """The latest published round, as this player sees it (None before the first one). Only the table's
+    own players are loaded, whatever the size of the event."""
     rnd, seat = ops.current_seat(reg)
     if rnd is None:
         return None
-    out = {"round": rnd, "timer": timer_info(rnd), "seat": seat, "error": g.get("round_error"), "names": names}
+    out = {"round": rnd, "timer": timer_info(rnd), "seat": seat, "error": g.get("round_error")}
     if seat is None:
         return out
     table = seat.table
+    names = {s.registration_id: s.registration.name for s in table.seats}
     view = table_view(table, names)
     out.update(table=table, view=view, bye=table.kind == "bye",
                opponents=[s for s in view["seats"] if s["id"] != reg.id])
