@@ -27,6 +27,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
+    _https_settings(app)
     from .extensions import compress, csrf, db, migrate
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
@@ -59,6 +60,23 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     register_error_handlers(app)
     register_health(app)
     return app
+
+
+def _https_settings(app) -> None:
+    """Behind a reverse proxy, know the real scheme and client; on HTTPS, cookies only travel encrypted."""
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    if str(app.config.get("PUBLIC_URL") or "").startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+
+    @app.after_request
+    def _strict_transport(response):
+        from flask import request
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response
 
 
 def _instance_path(config) -> str | None:

@@ -31,6 +31,9 @@ class Config:
     COMPRESS_MIN_SIZE = 1000
     COMPRESS_MIMETYPES = ["text/html", "application/json", "text/css", "application/javascript", "text/javascript",
                           "image/svg+xml"]
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_HTTPONLY = True
+    TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
 
     @classmethod
@@ -42,6 +45,8 @@ class Config:
             out["SECRET_KEY"] = key
         if public := os.environ.get("PUBLIC_URL"):
             out["PUBLIC_URL"] = public.rstrip("/")
+        if (proxies := os.environ.get("TRUSTED_PROXIES", "")).isdigit():
+            out["TRUSTED_PROXIES"] = int(proxies)
         return out
 
 

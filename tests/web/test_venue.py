@@ -88,3 +88,23 @@ def test_lan_mode_prints_a_qr_code_of_the_player_url():
             os.environ["PUBLIC_URL"] = saved
     qr = terminal_qr("http://192.168.1.20:5001/")
     assert len(qr.splitlines()) > 10 and set(qr) <= set("█▀▄ \xa0\n")
+
+
+def test_behind_an_https_proxy_cookies_are_secure_and_hsts_is_sent(tmp_path):
+    class Proxied(TestingConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'p.sqlite'}"
+        INSTANCE_PATH = str(tmp_path)
+        PUBLIC_URL = "https://edh.local"
+        TRUSTED_PROXIES = 1
+    app = create_app(Proxied)
+    client = app.test_client()
+    response = client.get("/healthz", headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "edh.local"})
+    assert response.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    plain = client.get("/healthz")
+    assert "Strict-Transport-Security" not in plain.headers
+
+
+def test_without_a_trusted_proxy_forwarded_headers_are_ignored(client, db):
+    response = client.get("/healthz", headers={"X-Forwarded-Proto": "https"})
+    assert "Strict-Transport-Security" not in response.headers
