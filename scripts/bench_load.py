@@ -173,7 +173,7 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
         r = await timed(counted, client, "GET", f"/p/{code}", headers={"If-None-Match": tag} if tag else {})
         if r is not None and r.status_code == 200:
             tag = r.headers.get("ETag", tag)
-            if published.is_set() and "Your round: round 1" in r.text:
+            if "Your round: round 1" in r.text:
                 updated.setdefault(code, time.time())
 
 
@@ -254,10 +254,11 @@ async def run(args, base: str, data: dict) -> dict:
     committed: list[float] = []
     clients: dict = {}
     codes = data["codes"][:args.clients]
-    until = time.time() + RAMP_SECONDS + POLL_SECONDS + args.seconds
+    quiet = RAMP_SECONDS + 3 * POLL_SECONDS         # check-in: every page open, polling, before the round
+    until = time.time() + quiet + args.seconds
 
     async def organizer():
-        await asyncio.sleep(RAMP_SECONDS + POLL_SECONDS)
+        await asyncio.sleep(quiet)
         published.set()                  # from here on every request counts: the round start is measured
         await asyncio.to_thread(publish, data["round"])
         committed.append(time.time())

@@ -33,6 +33,7 @@ class Config:
                           "image/svg+xml"]
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_HTTPONLY = True
+    STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
 
@@ -53,5 +54,6 @@ class Config:
 class TestingConfig(Config):
     TESTING = True
     PASSWORD_HASH_METHOD = "pbkdf2:sha256:1000"      # cheap: tests create and log in many users
+    STATE_VERSION_TTL = 0.0                          # tests look right after each change
     WTF_CSRF_ENABLED = False
     SECRET_KEY = "testing"

@@ -18,6 +18,7 @@ timeout instead of failing on a stale read snapshot.
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import sqlalchemy as sa
@@ -171,10 +172,26 @@ def _bump_state_versions(session) -> None:
                         .execution_options(synchronize_session=False))
 
 
+_versions_lock = threading.Lock()
+
+
 def state_version(event_id: int) -> int | None:
-    """The event's state version (None: no such event): one indexed read, what a poll costs."""
+    """The event's state version (None: no such event). Phones poll every few seconds; the version read is
+    kept for STATE_VERSION_TTL seconds (default 1) per worker, so a poll that finds nothing changed costs
+    no database work at all, and a change reaches every phone at most that much later."""
+    ttl = current_app.config.get("STATE_VERSION_TTL", 1.0)
+    cache = current_app.extensions.setdefault("state_versions", {})
+    now = time.monotonic()
+    hit = cache.get(event_id)
+    if hit is not None and now - hit[1] < ttl:
+        return hit[0]
     from .events.models import Event
-    return db.session.execute(sa.select(Event.state_version).where(Event.id == event_id)).scalar()
+    version = db.session.execute(sa.select(Event.state_version).where(Event.id == event_id)).scalar()
+    with _versions_lock:
+        if len(cache) > 10_000:
+            cache.clear()
+        cache[event_id] = (version, now)
+    return version
 
 
 def discard_changes() -> None:

@@ -116,3 +116,27 @@ def test_a_shared_copy_tells_the_clock_the_time_now(app, db, live_round, judge, 
     second = app.test_client().get(f"/events/{event.id}/projector").get_data(as_text=True)
     now_of = lambda page: re.search(r'data-server-now="([^"]*)"', page).group(1)   # noqa: E731
     assert now_of(second) != now_of(first)
+
+
+def test_a_poll_reuses_the_version_for_a_second_then_sees_the_change(app, db, live_round, monkeypatch):
+    """With the server's setting (1 s) a poll costs no database work; a change is seen a second later."""
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    app.config["STATE_VERSION_TTL"] = 1.0
+    clock = [1000.0]
+    monkeypatch.setattr("tournament.lifecycle.time.monotonic", lambda: clock[0])
+    phone = app.test_client()
+    mine, theirs, first, number = players[1].access_code, players[0].access_code, players[0].id, table.number
+    tag = phone.get(f"/p/{mine}").headers["ETag"]
+    statements = []
+    from sqlalchemy import event as sa_event
+    listener = lambda *a, **k: statements.append(a[2])   # noqa: E731
+    sa_event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        assert phone.get(f"/p/{mine}", headers={"If-None-Match": tag}).status_code == 304
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", listener)
+    assert statements == []
+    phone.post(f"/p/{theirs}/result", data={"r-round": 1, "r-table": number, "r-revision": 0, "r-survivors": [first]})
+    clock[0] += 1.5
+    assert phone.get(f"/p/{mine}", headers={"If-None-Match": tag}).status_code == 200

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date as Date, datetime, timezone
 
 import sqlalchemy as sa
+from flask import current_app
 
 from ..auth.models import User
 from ..cards.models import utcnow
@@ -18,7 +19,7 @@ from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
-from ..lifecycle import changed
+from ..lifecycle import changed, state_version
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS, AuditEntry, Decklist, Event, Registration
@@ -441,8 +442,16 @@ def version_for_code(code) -> int | None:
     code = normalise_code(code)
     if not code:
         return None
-    return db.session.execute(sa.select(Event.state_version).join(Registration, Registration.event_id == Event.id)
-                              .where(Registration.access_code == code)).scalar()
+    events = current_app.extensions.setdefault("event_of_code", {})    # a code never moves to another event
+    event_id = events.get(code)
+    if event_id is None:
+        event_id = db.session.execute(sa.select(Registration.event_id).where(Registration.access_code == code)).scalar()
+        if event_id is None:
+            return None
+        if len(events) > 100_000:
+            events.clear()
+        events[code] = event_id
+    return state_version(event_id)
 
 
 def staff_for(user: User | None, event: Event) -> User | None:
