@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextvars
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 ATOMIC_CARDS = SHARED / "cards" / "AtomicCards.json.gz"
 PG_URL = database_url_from_env(os.environ.get("TEST_DATABASE_URL"))
+# Every app a test makes, here or in a subprocess (CLI runs, e2e set-up scripts), keeps its signing key and
+# backups in a temporary folder, never in the checkout's instance/.
+os.environ["INSTANCE_PATH"] = tempfile.mkdtemp(prefix="edh-tests-instance-")
 
 
 def _make_app(uri: str, tmp_path: Path):
