@@ -7,6 +7,7 @@ desk, one with a scanner-style access code + Enter; one drops.
 import re
 from pathlib import Path
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -45,6 +46,20 @@ def desk_search(browser, text):
     box.send_keys(text)
     wait(browser).until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#desk-results .desk-row")) == 1)
     return browser.find_element(By.CSS_SELECTOR, "#desk-results .desk-row")
+
+
+def tap_in_row(browser, text, label):
+    """Search, then tap a row's button; search-as-you-type may redraw the row meanwhile: find it again."""
+    desk_search(browser, text)
+
+    def tap(b):
+        try:
+            b.find_element(By.CSS_SELECTOR, "#desk-results .desk-row").find_element(
+                By.XPATH, f".//button[normalize-space()='{label}']").click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    wait(browser).until(tap)
 
 
 def counter(browser, name):
@@ -91,16 +106,14 @@ def test_organizer_players_and_desk(live_server, browser_factory):
 
     # The desk: search as you type, one tap to check in; a scanner types the code and Enter.
     staff.get(f"{live_server}/events/{event_id}/desk")
-    row = desk_search(staff, "山田")
-    row.find_element(By.XPATH, ".//button[normalize-space()='Check in']").click()
+    tap_in_row(staff, "山田", "Check in")
     wait(staff).until(lambda b: counter(b, "checked_in") == "1")
     box = staff.find_element(By.ID, "desk-q")
     box.clear()
     box.send_keys(codes["Šárka Dvořáková"].lower(), Keys.ENTER)
     wait(staff).until(lambda b: counter(b, "checked_in") == "2")
     assert "Šárka Dvořáková" in staff.find_element(By.ID, "desk-status").text
-    row = desk_search(staff, "bobby")
-    row.find_element(By.XPATH, ".//button[normalize-space()='Drop']").click()
+    tap_in_row(staff, "bobby", "Drop")
     wait(staff).until(lambda b: counter(b, "dropped") == "1")
     assert counter(staff, "registered") == "3"
     assert counter(staff, "checked_in") == "2"
