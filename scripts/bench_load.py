@@ -262,7 +262,6 @@ async def run(args, base: str, data: dict) -> dict:
         published.set()                  # from here on every request counts: the round start is measured
         await asyncio.to_thread(publish, data["round"])
         committed.append(time.time())
-    started = time.perf_counter()
     await asyncio.gather(organizer(), *(phone(base, c, opening, stats, until, clients, published, updated) for c in codes),
                          *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
     poll_seconds = args.seconds

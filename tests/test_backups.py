@@ -51,7 +51,7 @@ def test_only_the_newest_twenty_are_kept(app, db):
 
 
 def test_backup_and_restore_round_trip_through_the_cli(app, db, runner, make_event):
-    event = make_event(name="Keep me")
+    make_event(name="Keep me")
     result = runner.invoke(args=["backup"])
     assert result.exit_code == 0, result.output
     saved = result.output.strip().splitlines()[-1]

@@ -69,23 +69,20 @@ def conflict_kind(error: BaseException) -> str | None:
     """'constraint', 'busy', 'unavailable', 'bad_value', or None for an error that is not the database's."""
     if isinstance(error, sa.orm.exc.StaleDataError):
         return "busy"
+    if not isinstance(error, sa.exc.DBAPIError):
+        return None
+    if getattr(error.orig, "sqlstate", None) in _RETRY_SQLSTATES:
+        return "busy"
     if isinstance(error, sa.exc.IntegrityError):
         return "constraint"
     if isinstance(error, sa.exc.DataError):
         return "bad_value"
     if isinstance(error, sa.exc.OperationalError):
-        orig = getattr(error, "orig", None)
-        if getattr(orig, "sqlstate", None) in _RETRY_SQLSTATES:
-            return "busy"
-        text = str(orig or error).lower()
+        text = str(error.orig or error).lower()
         if any(word in text for word in _LOCK_WORDS):
             return "busy"
-        if getattr(error, "connection_invalidated", False) or "connect" in text or "closed" in text:
+        if error.connection_invalidated or "connect" in text or "closed" in text:
             return "unavailable"
-    if isinstance(error, sa.exc.DBAPIError):
-        orig = getattr(error, "orig", None)
-        if getattr(orig, "sqlstate", None) in _RETRY_SQLSTATES:
-            return "busy"
     return None
 
 
@@ -96,12 +93,10 @@ def run_request(dispatch):
         g.write_lock = attempt > 0
         g.pop("changed_events", None)
         g.pop("keep_changes_on_refusal", None)
-        g.pop("discard_changes", None)
         try:
             response = dispatch()
-            keep = response.status_code < 400 or g.pop("keep_changes_on_refusal", False)
-            if keep and not g.pop("discard_changes", False):
-                _commit()
+            if response.status_code < 400 or g.pop("keep_changes_on_refusal", False):
+                db.session.commit()
             else:
                 db.session.rollback()
             return response
@@ -111,14 +106,12 @@ def run_request(dispatch):
             if kind is None:
                 raise
             _restore_flashes(flashes)
-            last = attempt + 1 == ATTEMPTS or kind in ("bad_value", "unavailable") or (
-                kind == "constraint" and attempt >= 1)
-            if last:
+            retry = kind == "busy" or (kind == "constraint" and attempt == 0)
+            if not retry or attempt + 1 == ATTEMPTS:
                 current_app.logger.warning("request %s %s: %s after %d attempts: %s", request.method,
                                            request.path, kind, attempt + 1, e.__class__.__name__)
                 return _refusal_for(kind)
             time.sleep(random.uniform(0.005, 0.03) * (attempt + 1))
-    return _refusal_for("busy")     # not reached
 
 
 def _restore_flashes(flashes) -> None:
@@ -152,10 +145,6 @@ def changed(event_id: int) -> None:
     """This transaction changes what the event's pages show: bump its state version when it commits."""
     if has_app_context():
         g.setdefault("changed_events", set()).add(event_id)
-
-
-def _commit() -> None:
-    db.session.commit()
 
 
 @sa.event.listens_for(sa.orm.Session, "before_commit")
@@ -194,11 +183,6 @@ def state_version(event_id: int) -> int | None:
     return version
 
 
-def discard_changes() -> None:
-    """A dry run: the operation ran to check everything, but nothing of it is kept."""
-    g.discard_changes = True
-
-
 def one_transaction(command):
     """A CLI command is one transaction: committed when it returns, rolled back when it fails."""
     from functools import wraps
@@ -210,10 +194,7 @@ def one_transaction(command):
         g.write_lock = True
         try:
             result = command(*args, **kwargs)
-            if g.pop("discard_changes", False):
-                db.session.rollback()
-            else:
-                _commit()
+            db.session.commit()
             return result
         except (sa.exc.SQLAlchemyError, sa.orm.exc.StaleDataError) as e:
             db.session.rollback()
@@ -225,13 +206,6 @@ def one_transaction(command):
             db.session.rollback()
             raise
     return wrapped
-
-
-@sa.event.listens_for(sa.orm.Session, "after_soft_rollback")
-def _forget_changes(session, previous_transaction) -> None:
-    """A rolled-back transaction changed nothing anyone sees."""
-    if has_app_context() and previous_transaction.parent is None:
-        g.pop("changed_events", None)
 
 
 def after_commit(fn, *args) -> None:
@@ -249,6 +223,8 @@ def _run_after_commit(_session) -> None:
 
 
 @sa.event.listens_for(sa.orm.Session, "after_soft_rollback")
-def _forget_after_commit(_session, previous_transaction) -> None:
+def _forget(_session, previous_transaction) -> None:
+    """A rolled-back transaction changed nothing anyone sees, and nothing waits for its commit."""
     if has_app_context() and previous_transaction.parent is None:
+        g.pop("changed_events", None)
         g.pop("after_commit", None)

@@ -6,7 +6,6 @@ import dataclasses
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 

@@ -90,11 +90,6 @@ def _profile(event: Event):
         return None
 
 
-def _uses_votes(event: Event) -> bool:
-    from ..rounds.operations import event_uses_votes
-    return event_uses_votes(event)
-
-
 def _conditions(event: Event) -> tuple[d.PrizeCondition, ...]:
     return tuple(d.PrizeCondition(str(c.get("id")), str(c.get("name") or c.get("id")), str(c.get("kind", "max")))
                  for c in (event.prize_conditions or []) if isinstance(c, dict))
@@ -112,7 +107,7 @@ def slips_data(event: Event, rnd, now=None) -> d.SlipsData:
         best_of = get_ruleset(event.ruleset).best_of or 3
     except Exception:
         pass
-    return d.SlipsData(_info(event, rnd, now), event.mode, _tables(rnd), _conditions(event), _uses_votes(event),
+    return d.SlipsData(_info(event, rnd, now), event.mode, _tables(rnd), _conditions(event), rounds.event_uses_votes(event),
                        max(3, best_of) if event.mode == "duel" else best_of)
 
 
@@ -127,7 +122,7 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
     rows = _standing_rows(event, after)
     profile = _profile(event)
     columns = tuple(rows[0].tiebreakers.keys()) if rows else ()
-    votes = _uses_votes(event)
+    votes = rounds.event_uses_votes(event)
     return d.StandingsData(
         _info(event, rnd, now), getattr(profile, "name", event.scoring_profile), columns, votes,
         tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), r.record, r.votes) for r in rows),

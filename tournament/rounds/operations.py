@@ -67,11 +67,6 @@ def with_tables(rnd: Round, *, results: bool = True) -> Round:
     return rnd
 
 
-def load_round(event: Event, number) -> Round:
-    """A round with everything its pages show, in a fixed number of queries whatever its size."""
-    return with_tables(get_round(event, number))
-
-
 def get_table(rnd: Round, number) -> GameTable:
     table = None
     if valid_id(number):

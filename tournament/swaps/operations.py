@@ -36,7 +36,7 @@ from ..errors import NotFound, Refused
 from ..events.models import Registration
 from ..events.operations import actor_name, log, staff_for
 from ..extensions import db
-from ..rounds.models import DuelGame, GameTable, Round, Seat
+from ..rounds.models import DuelGame, GameTable
 from . import domain
 from .domain import DeckLists, Pair, SwapError
 from .models import DeckVersion, Swap, SwapWindow
