@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tournament import create_app  # noqa: E402
-from tournament.config import Config, database_url_from_env  # noqa: E402
+from tournament.config import database_url_from_env  # noqa: E402
 
 JAPANESE_FAMILY = ["山田", "佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "中村", "小林", "加藤", "吉田", "松本"]
 JAPANESE_GIVEN = ["太郎", "花子", "健太", "美咲", "翔太", "陽菜", "大輔", "結衣", "蓮", "さくら", "ゆうと", "あおい"]
@@ -173,12 +173,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-checkin-") as tmp:
         url = database_url_from_env(args.database) or f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
 
-        class BenchConfig(Config):
-            SQLALCHEMY_DATABASE_URI = url
-            SECRET_KEY = "benchmark"
-
-        app = create_app(BenchConfig)
-        app.instance_path = tmp
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark", "INSTANCE_PATH": tmp})
         t = time.perf_counter()
         token, event_id, regs = setup(app, args.players, args.decks, args.seed)
         print(f"{len(regs)} registrations created in {time.perf_counter() - t:.1f} s", file=sys.stderr)

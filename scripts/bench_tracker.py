@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tournament import create_app  # noqa: E402
-from tournament.config import Config, database_url_from_env  # noqa: E402
+from tournament.config import database_url_from_env  # noqa: E402
 
 
 def setup(app):
@@ -96,12 +96,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-tracker-") as tmp:
         url = database_url_from_env(args.database) or f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
 
-        class BenchConfig(Config):
-            SQLALCHEMY_DATABASE_URI = url
-            SECRET_KEY = "benchmark"
-
-        app = create_app(BenchConfig)
-        app.instance_path = tmp
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "benchmark", "INSTANCE_PATH": tmp})
         with app.app_context():
             dialect = app.extensions["sqlalchemy"].engine.dialect.name
             user_id, table_id, players = setup(app)

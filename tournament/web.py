@@ -7,9 +7,11 @@ a refusal, so the page shows what is stored, not what was refused.
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
+from datetime import datetime, timezone
 from functools import wraps
 
 from flask import current_app, g, jsonify, render_template, request, session
@@ -82,7 +84,7 @@ def staff_event(event_id, organizer_only: bool = False):
 
 def refuse_into(form, e: Refused) -> int:
     """Undo everything of this request and show the refusal next to its field; returns the status."""
-    db.session.rollback()
+    start_over()
     field = form._fields.get(e.field) if e.field else None
     if field is None and e.field == "decklist" and "upload" in form._fields:
         field = form._fields["upload"]
@@ -237,12 +239,13 @@ def _cached(key):
     return current_app.response_class(_server_now(body), headers=headers)
 
 
+_SERVER_NOW = re.compile(rb'data-server-now="[^"]*"')
+
+
 def _server_now(body: bytes) -> bytes:
     """A page rendered earlier tells the round clock the server's time now, not when it was rendered."""
-    import re
-    from datetime import datetime, timezone
     now = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z").encode()
-    return re.sub(rb'data-server-now="[^"]*"', b'data-server-now="' + now + b'"', body)
+    return _SERVER_NOW.sub(b'data-server-now="' + now + b'"', body)
 
 
 def _remember(key, response) -> None:

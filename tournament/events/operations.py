@@ -501,6 +501,11 @@ def deck_overview(regs: list[Registration]) -> dict[int, dict]:
 
 # ----------------------------------------------------------------- check-in desk search
 
+def printable(text: str) -> str:
+    """Text without control characters (a NUL or an escape is no part of any name, code or player ID)."""
+    return "".join(ch for ch in text if ch.isprintable() or ch == " ")
+
+
 def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
     """The check-in desk's search as you type, over name, access code and player ID.
 
@@ -512,7 +517,7 @@ def search_registrations(event: Event, query: str, limit: int = 30) -> list[Regi
     """
     from sqlalchemy.orm import contains_eager
 
-    query = (query or "").strip()[:100]
+    query = printable(query or "").strip()[:100]
     R = Registration
     stmt = (sa.select(R).where(R.event_id == event.id)
             .outerjoin(Decklist, Decklist.id == R.deck_id)

@@ -18,7 +18,7 @@ from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import Refused
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
-                   refusal, refuse_into, staff_required)
+                   refusal, refuse_into, refused_json, staff_event, staff_required)
 from . import operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, uploaded)
@@ -37,7 +37,7 @@ def _json_bodies_are_objects_of_text():
         try:
             json_fields()
         except Refused as e:
-            return json_error(e.message, e.status, e.field)
+            return refused_json(e)
     return None
 
 
@@ -63,11 +63,9 @@ def player_url(reg) -> str:
 
 
 def desk_query() -> str:
-    """The search box's text without control characters (a NUL is no part of any name or code)."""
+    """The search box's text without control characters, as the search reads it."""
     q = request.values.get("q", "")
-    if not isinstance(q, str):
-        return ""
-    return "".join(ch for ch in q if ch.isprintable() or ch == " ").strip()[:MAX_QUERY]
+    return ops.printable(q).strip()[:MAX_QUERY] if isinstance(q, str) else ""
 
 
 def desk_row(reg, deck: dict) -> dict:
@@ -150,8 +148,7 @@ def new_event():
 @bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
 @login_required
 def edit_event(event_id):
-    event = ops.get_event(event_id)
-    ops.require_staff(g.user, event, organizer_only=True)
+    event = staff_event(event_id, organizer_only=True)
     form = EventForm()
     status = 200
     if request.method == "GET":
@@ -172,8 +169,7 @@ def edit_event(event_id):
 @bp.post("/events/<int:event_id>/copy")
 @login_required
 def copy_event(event_id):
-    event = ops.get_event(event_id)
-    ops.require_staff(g.user, event, organizer_only=True)
+    event = staff_event(event_id, organizer_only=True)
     form = CopyEventForm()
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
@@ -198,8 +194,7 @@ def _dashboard(event, late_form=None, status=200):
 @bp.get("/events/<int:event_id>")
 @login_required
 def dashboard(event_id):
-    event = ops.get_event(event_id)
-    ops.require_staff(g.user, event)
+    event = staff_event(event_id)
     return _dashboard(event)
 
 
@@ -207,8 +202,7 @@ def dashboard(event_id):
 @login_required
 def late_registration(event_id):
     """Staff add a player at the desk (a late entry once the event runs)."""
-    event = ops.get_event(event_id)
-    ops.require_staff(g.user, event)
+    event = staff_event(event_id)
     form = RegistrationForm()
     back = "desk" if form.back.data == "desk" else "dashboard"
     if form.validate_on_submit():
@@ -326,8 +320,7 @@ def _desk(event, query: str, late_form=None, status=200, error: str | None = Non
 @bp.get("/events/<int:event_id>/desk")
 @staff_required
 def desk(event_id):
-    event = ops.get_event(event_id)
-    ops.require_staff(g.user, event)
+    event = staff_event(event_id)
     return _desk(event, desk_query())
 
 
@@ -335,10 +328,9 @@ def desk(event_id):
 @staff_required
 def desk_search(event_id):
     try:
-        event = ops.get_event(event_id)
-        ops.require_staff(g.user, event)
+        event = staff_event(event_id)
     except Refused as e:
-        return json_error(e.message, e.status, e.field)
+        return refused_json(e)
     results = ops.search_registrations(event, desk_query())
     decks = ops.deck_overview(results)
     return jsonify({"results": [desk_row(r, decks[r.id]) for r in results], "counters": ops.event_counters(event)})
@@ -356,19 +348,18 @@ DESK_ACTIONS = {
 def _desk_action(event_id: int, registration_id: int, action: str):
     as_json = json_request()
     try:
-        event = ops.get_event(event_id)
-        ops.require_staff(g.user, event)
+        event = staff_event(event_id)
         reg = ops.get_registration(event, registration_id)
     except Refused as e:
         if as_json:
-            return json_error(e.message, e.status, e.field)
+            return refused_json(e)
         raise
     form_class = NotesForm if action == "notes" else ActionForm
     try:
         body = json_fields()
     except Refused as e:
         if as_json:
-            return json_error(e.message, e.status, e.field)
+            return refused_json(e)
         return _desk(event, "", status=e.status, error=e.message)
     form = form_class() if body is None else form_class(formdata=body)
     query = (form.q.data or "").strip()[:MAX_QUERY]
@@ -382,7 +373,7 @@ def _desk_action(event_id: int, registration_id: int, action: str):
         run(reg, g.user, form)
     except Refused as e:
         if as_json:
-            return json_error(e.message, e.status, e.field)
+            return refused_json(e)
         message, status = refusal(e)
         return _desk(event, query, status=status, error=message)
     text = message.format(reg.name)

@@ -16,7 +16,6 @@ is rebuilt by folding once.
 from __future__ import annotations
 
 import secrets
-from datetime import timezone
 
 import sqlalchemy as sa
 
@@ -25,9 +24,10 @@ from ..cards.models import utcnow
 from ..decks.rulesets import get_ruleset
 from ..errors import Refused
 from ..events.models import TRACKER_VARIANTS, Registration
-from ..events.operations import actor_name, log, require_staff
+from ..events.operations import log
 from ..extensions import db
 from ..rounds import operations as round_ops
+from ..rounds.presenting import as_utc
 from ..rounds.models import GameTable, Round
 from . import archenemy as arch
 from .models import TrackerEvent, TrackerGame
@@ -52,11 +52,7 @@ def _events(rows: list[TrackerEvent]) -> list[Event]:
 
 def _iso(value) -> str:
     """An event's time as the log shows it (UTC; SQLite hands times back without their zone)."""
-    if not value:
-        return ""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.isoformat(timespec="seconds")
+    return as_utc(value).isoformat(timespec="seconds") if value else ""
 
 
 def _last_seqs_columns(table: GameTable):

@@ -5,7 +5,7 @@ from flask import Blueprint, g, jsonify, make_response, render_template, request
 
 from ..errors import Refused
 from ..events import operations as event_ops
-from ..web import private, refused_json, staff_required
+from ..web import private, refused_json, staff_event, staff_required
 from ..rounds import operations as round_ops
 from . import operations as ops
 
@@ -23,10 +23,7 @@ def _state_json(table):
 
 
 def _staff_table(event_id, number, table_number):
-    event = event_ops.get_event(event_id)
-    event_ops.require_staff(g.user, event)
-    rnd = round_ops.get_round(event, number)
-    return round_ops.get_table(rnd, table_number)
+    return round_ops.get_table(round_ops.get_round(staff_event(event_id), number), table_number)
 
 
 def _player_table(code):

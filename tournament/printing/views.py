@@ -5,10 +5,9 @@
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, g, render_template, request
+from flask import Blueprint, Response, render_template, request
 
-from ..events import operations as event_ops
-from ..web import staff_required
+from ..web import staff_event, staff_required
 from ..rounds import operations as rounds
 from . import operations as ops
 from .documents import DOCUMENTS
@@ -19,8 +18,7 @@ bp = Blueprint("printing", __name__)
 @bp.get("/events/<int:event_id>/print")
 @staff_required
 def index(event_id):
-    event = event_ops.get_event(event_id)
-    event_ops.require_staff(g.user, event)
+    event = staff_event(event_id)
     return render_template("printing/index.html", event=event, documents=list(DOCUMENTS.values()),
                            rounds=rounds.rounds_of(event))
 
@@ -28,8 +26,7 @@ def index(event_id):
 @bp.get("/events/<int:event_id>/print/<document>.pdf")
 @staff_required
 def download(event_id, document):
-    event = event_ops.get_event(event_id)
-    event_ops.require_staff(g.user, event)
+    event = staff_event(event_id)
     pdf, filename = ops.build_document(event, document, request.args.get("round"))
     response = Response(pdf, mimetype="application/pdf")
     disposition = "attachment" if request.args.get("download") else "inline"

@@ -11,7 +11,8 @@ from ..events import operations as event_ops
 from . import operations as ops
 from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, VoteForm, duel_result_form,
                     pod_result_form)
-from .presenting import name_key, table_view, timer_info
+from .presenting import actor_text, name_key, table_view, timer_info
+from ..web import form_error_text
 
 
 def player_round(reg) -> dict | None:
@@ -31,8 +32,9 @@ def player_round(reg) -> dict | None:
     if table.kind == "bye":
         return out
     staff = event_ops.staff_for(g.get("user"), reg.event) is not None
-    out.update(_forms(reg, rnd, table, out["opponents"]))
-    out.update(_result_facts(reg, rnd, table, names, staff))
+    mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None)
+    out.update(_forms(rnd, table, reg.event, out["opponents"], mine))
+    out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
     return out
 
 
@@ -40,13 +42,12 @@ def _failed_form(table):
     """A refused form of this request: kept when it is about this table, else only its message."""
     failed = g.get("round_form")
     if failed is not None and g.get("round_form_for") != table.id:
-        errors = [*failed.form_errors, *(e for errs in failed.errors.values() for e in errs if isinstance(e, str))]
-        g.round_error = g.get("round_error") or " ".join(dict.fromkeys(errors)) or None
+        g.round_error = g.get("round_error") or form_error_text(failed) or None
         return None, None
     return failed, g.get("round_form_kind")
 
 
-def _forms(reg, rnd, table, opponents) -> dict:
+def _forms(rnd, table, event, opponents, mine: int | None) -> dict:
     failed, kind = _failed_form(table)
     ref = {"round": rnd.number, "table": table.number, "revision": table.result_revision}
     if failed is not None and kind == "result":
@@ -54,18 +55,16 @@ def _forms(reg, rnd, table, opponents) -> dict:
     elif table.kind == "match":
         result_form = duel_result_form(table, prefix="r", fill=True, formdata=None, base=PlayerDuelResultForm)
     else:
-        result_form = pod_result_form(table, reg.event.prize_conditions or [], with_votes=False, prefix="r",
+        result_form = pod_result_form(table, event.prize_conditions or [], with_votes=False, prefix="r",
                                       fill=True, formdata=None, base=PlayerPodResultForm)
     if failed is None or kind != "result":
         result_form.round.data, result_form.table.data = rnd.number, table.number
     result_form.revision.data = table.result_revision
     vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
-    mine = next((v for v in table.votes if v.voter_id == reg.id), None)
     if mine is not None and vote_form.votee.data is None:
-        vote_form.votee.data = mine.votee_id
+        vote_form.votee.data = mine
     vote_form.votee.choices = [("", "Choose a player")] + [(s["id"], s["name"]) for s in opponents]
-    return {"result_form": result_form, "confirm_form": ConfirmForm(formdata=None, data=ref),
-            "vote_form": vote_form, "my_vote_id": mine.votee_id if mine else None}
+    return {"result_form": result_form, "confirm_form": ConfirmForm(formdata=None, data=ref), "vote_form": vote_form}
 
 
 def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
@@ -79,8 +78,7 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
         "can_confirm": (open_round and not dropped and table.result_state == "reported" and reg.id not in confirmed
                         and ops.why_not_confirm(table, reg.id, staff) is None),
         "confirmed_by": [names.get(i, "?") for i in sorted(confirmed, key=lambda i: name_key(names.get(i, "")))],
-        "reporter": reporter_name(table, names),
-        "my_vote": names.get(out_id) if (out_id := _my_vote(table, reg)) else None,
+        "reporter": actor_text(table.result_by, names, staff_as="a judge"),
         "can_vote": votes and open_round and not dropped and ops.why_not_vote(table, staff) is None,
         "voted": len({v.voter_id for v in table.votes}), "seated": len(table.seats),
         "votes_visible": votes and ops.votes_visible(table),
@@ -88,17 +86,3 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
                       for v in sorted(table.votes, key=lambda v: name_key(names.get(v.voter_id, "")))],
         "games": [("draw" if game.winner_id is None else names.get(game.winner_id, "?")) for game in table.games],
     }
-
-
-def _my_vote(table, reg) -> int | None:
-    return next((v.votee_id for v in table.votes if v.voter_id == reg.id), None)
-
-
-def reporter_name(table, names) -> str:
-    by = table.result_by or ""
-    if by.startswith("player:"):
-        try:
-            return names.get(int(by.split(":", 1)[1]), "a player")
-        except ValueError:
-            return "a player"
-    return "a judge" if by else ""

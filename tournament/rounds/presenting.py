@@ -65,20 +65,23 @@ def table_view(table, names: dict[int, str]) -> dict:
 def result_view(table, names: dict[int, str]) -> dict:
     """Who confirmed the current result, and every reported version (a dispute shows them side by side)."""
     return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
-            "entered_by": _actor_text(table.result_by or "", names),
+            "entered_by": actor_text(table.result_by, names),
             "disputed": table.result_state == "disputed",
-            "versions": [{"revision": r.revision, "by": _actor_text(r.actor, names), "at": r.at, "staff": r.staff,
+            "versions": [{"revision": r.revision, "by": actor_text(r.actor, names), "at": r.at, "staff": r.staff,
                           "text": version_text(table.kind, r.result or {}, names),
                           "current": r.revision == table.result_revision} for r in table.reports]}
 
 
-def _actor_text(actor: str, names: dict[int, str]) -> str:
-    if actor.startswith("player:"):
-        try:
-            return names.get(int(actor.split(":", 1)[1]), "a player")
-        except ValueError:
-            return "a player"
-    return actor.split(":", 1)[-1] if ":" in actor else actor
+def actor_text(actor: str | None, names: dict[int, str], staff_as: str | None = None) -> str:
+    """Who an audit actor ("player:12", "judge:Jan Judge") is, in words. `staff_as`: what players are shown
+    instead of a staff member's name (the player page says "a judge")."""
+    actor = actor or ""
+    kind, _, who = actor.partition(":")
+    if kind == "player":
+        return names.get(int(who), "a player") if who.isdigit() else "a player"
+    if not actor:
+        return ""
+    return staff_as or who or actor
 
 
 def version_text(kind: str, result: dict, names: dict[int, str]) -> str:

@@ -13,9 +13,9 @@ from ..errors import NotFound, Refused
 from ..events import operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
-from ..web import polled, EXPIRED, OUT_OF_DATE, form_failed, private, refusal, refuse_into, staff_required, start_over
+from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, private, refusal, refuse_into, staff_event,
+                   staff_required, start_over)
 from . import operations as ops
-from .player import player_round
 from .presenting import name_key, prize_rows, result_view, table_view, timer_info
 from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, RoundActionForm, SwapForm,
                     TableRefForm, VoteForm, duel_result_form, pod_result_form)
@@ -25,13 +25,12 @@ bp = Blueprint("rounds", __name__)
 REFRESH_SECONDS = 5          # open pages ask every 5 s; an unchanged page is a 304
 
 
+@bp.app_context_processor
+def _poll_interval():
+    return {"poll_seconds": REFRESH_SECONDS}
+
+
 # ----------------------------------------------------------------- helpers
-
-def _staff_event(event_id):
-    event = event_ops.get_event(event_id)
-    event_ops.require_staff(g.user, event)
-    return event
-
 
 def _names(event) -> dict[int, str]:
     return {r.id: r.name for r in event.registrations}
@@ -58,12 +57,12 @@ def _rounds_page(event, status=200, error=None):
 @bp.get("/events/<int:event_id>/rounds")
 @staff_required
 def rounds_page(event_id):
-    return _rounds_page(_staff_event(event_id))
+    return _rounds_page(staff_event(event_id))
 
 
 def _pair(event_id: int, pair, what: str):
     """Pair a draft with `pair(event, user)`; a refusal shows on the rounds page with its status."""
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     form = RoundActionForm()
     if not form.validate_on_submit():
         return _rounds_page(event, status=400, error=EXPIRED)
@@ -130,12 +129,12 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
 @bp.get("/events/<int:event_id>/rounds/<int:number>")
 @staff_required
 def round_page(event_id, number):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     return _round_page(event, ops.get_round(event, number))
 
 
 def _round_action(event_id, number, run, message, back_to_list=False):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     rnd = ops.get_round(event, number)
     form = RoundActionForm()
     if not form.validate_on_submit():
@@ -203,7 +202,7 @@ def repair(event_id, number):
 @bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
 @staff_required
 def swap(event_id, number):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     rnd = ops.get_round(event, number)
     form = SwapForm()
     if not form.validate_on_submit():
@@ -236,7 +235,7 @@ def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/result")
 @staff_required
 def table_result(event_id, number, table_number):
-    event = _staff_event(event_id)
+    event = staff_event(event_id)
     rnd = ops.get_round(event, number)
     table = ops.get_table(rnd, table_number)
     if table.kind == "bye":
@@ -284,12 +283,12 @@ def standings_page(event_id):
 
 def _projector(event, rnd):
     ops.with_tables(ops.require_visible(rnd, g.get("user")), results=False)
-    names = _names(event)
+    names = {s.registration_id: s.registration.name for t in rnd.tables for s in t.seats}
     tables = [table_view(t, names) for t in rnd.tables]
     by_name = sorted(({"name": s["name"], "table": t["number"], "seat": s["seat"], "kind": t["kind"]}
                       for t in tables for s in t["seats"]), key=lambda r: (name_key(r["name"]), r["table"]))
     return render_template("rounds/projector.html", event=event, rnd=rnd, tables=tables, by_name=by_name,
-                           timer=timer_info(rnd), refresh=REFRESH_SECONDS)
+                           timer=timer_info(rnd))
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/projector")
