@@ -87,3 +87,34 @@ def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, b
         time.sleep(0.1)
     assert "Sol Ring → Lightning Bolt" in browser.page_source
     assert _remaining(browser) <= after
+
+
+CONTRAST = """
+function lum(c) {
+  var m = c.match(/[\\d.]+/g).map(Number);
+  var ch = m.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+}
+function background(node) {
+  for (; node; node = node.parentElement) {
+    var c = getComputedStyle(node).backgroundColor, m = c.match(/[\\d.]+/g);
+    if (m && (m.length < 4 || Number(m[3]) > 0)) return c;
+  }
+  return "rgb(255, 255, 255)";
+}
+var node = arguments[0], a = lum(getComputedStyle(node).color), b = lum(background(node));
+return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+"""
+
+
+def test_the_deck_list_on_the_swap_page_is_readable(swap_server, browser_factory):
+    """The card names are buttons styled as links: they must not take the header's white log-out link colour."""
+    from selenium.webdriver.common.by import By
+    url, code = swap_server
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{url}/p/{code}/swap")
+    cards = browser.find_elements(By.CSS_SELECTOR, "li[data-zone] button.link")
+    assert len(cards) > 60
+    for card in (cards[0], cards[-1]):
+        assert card.text and card.size["width"] > 0
+        assert browser.execute_script(CONTRAST, card) >= 4.5, card.text      # WCAG AA for body text
