@@ -7,7 +7,8 @@
  * always computed from the stored deadline.
  *
  * An element with data-refresh="5" (the projector, the standings, the
- * player's round) is asked for again every 5 seconds with the page's ETag;
+ * player's round) is asked for again every 5 seconds with the page's ETag
+ * (at data-refresh-url when the box has its own, smaller copy);
  * the server answers 304 until something changed, then the element is
  * swapped for the new copy. Without this script a <noscript> meta refresh
  * reloads the projector instead. Text is only ever set with textContent.
@@ -63,6 +64,7 @@
     var seconds = parseInt(box.getAttribute("data-refresh"), 10);
     if (!(seconds > 0) || !window.fetch || !window.DOMParser) return;
     var id = box.id, tag = pageTag(), dirty = false, waiting = false;
+    var url = box.getAttribute("data-refresh-url") || window.location.pathname + window.location.search;
     if (box.hasAttribute("data-keep-input")) {
       var touched = function (e) { if (e.target.closest && e.target.closest("#" + id)) dirty = true; };
       document.addEventListener("input", touched);
@@ -87,8 +89,8 @@
       waiting = true;
       var headers = {"Accept": "text/html"};
       if (tag) headers["If-None-Match"] = tag;
-      fetch(window.location.pathname + window.location.search, {credentials: "same-origin", headers: headers,
-                                                                 cache: "no-store"})
+      fetch(url, {credentials: "same-origin", headers: headers,
+                   cache: "no-store"})
         .then(function (response) {
           if (response.status !== 200) return null;
           tag = response.headers.get("ETag") || tag;

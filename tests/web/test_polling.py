@@ -62,6 +62,28 @@ def test_the_player_page_shows_a_table_mates_report_on_the_next_poll(app, db, li
     assert fresh.status_code == 200 and "This result is right: confirm" in fresh.get_data(as_text=True)
 
 
+def test_the_open_page_polls_only_its_round_box_with_the_pages_tag(app, db, live_round):
+    """rounds.js asks /p/<code>/round with the full page's ETag: a round start re-renders the box, not the
+    deck list, the decklist form and the QR code."""
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    mine, theirs = app.test_client(), app.test_client()
+    page = mine.get(f"/p/{players[1].access_code}")
+    tag, text = page.headers["ETag"], page.get_data(as_text=True)
+    box_url = f"/p/{players[1].access_code}/round"
+    assert f'data-refresh-url="{box_url}"' in text
+    assert mine.get(box_url, headers={"If-None-Match": tag}).status_code == 304
+    theirs.post(f"/p/{players[0].access_code}/result",
+                data={"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]})
+    box = mine.get(box_url, headers={"If-None-Match": tag})
+    body = box.get_data(as_text=True)
+    assert box.status_code == 200 and box.headers["Cache-Control"] == "no-store"
+    assert "This result is right: confirm" in body and 'id="round"' in body
+    assert 'id="deck-lines"' not in body and "<svg" not in body and 'id="deck-form"' not in body
+    assert mine.get(f"/p/{players[1].access_code}", headers={"If-None-Match": box.headers["ETag"]}).status_code == 304
+    assert mine.get("/p/NOSUCHCD/round").status_code == 404
+
+
 def test_a_page_with_a_message_to_show_is_never_a_304(app, db, live_round):
     event, rnd, regs = live_round
     table, players = _seated(rnd, regs)

@@ -142,11 +142,15 @@ def test_pair_draft_is_for_staff_only(client, public, db, pods, judge, login):
     assert 'name="first"' in page and 'name="second"' in page            # the swap form, on drafts
     # staff may preview the projector; the public may not see a draft anywhere
     assert client.get(f"/events/{event.id}/rounds/1/projector").status_code == 200
-    for url in (f"/events/{event.id}/rounds/1/projector", f"/events/{event.id}/projector",
-                f"/events/{event.id}/standings"):
+    for url in (f"/events/{event.id}/rounds/1/projector", f"/events/{event.id}/standings"):
         assert public.get(url).status_code == 404, url
+    waiting = page_of(public.get(f"/events/{event.id}/projector"))       # the screen left on for the event
+    assert "appear here as soon as they are published" in waiting and 'data-refresh="5"' in waiting
+    assert not any(str(escape(reg.name)) in waiting for reg in regs)
     player_page = page_of(public.get(f"/p/{regs[0].access_code}"))
-    assert "Your round" not in player_page and '<section id="round" data-refresh="5" hidden>' in player_page
+    assert "Your round" not in player_page and '<section id="round" data-refresh="5"' in player_page
+    box = public.get(f"/p/{regs[0].access_code}/round")                  # what the open page polls
+    assert box.status_code == 200 and "Your round:" not in page_of(box) and 'id="round"' in page_of(box)
     # a second pairing while a draft is open is refused with the operation's message
     response = client.post(f"/events/{event.id}/rounds")
     assert response.status_code == 409 and "is not finished yet" in page_of(response)

@@ -271,6 +271,17 @@ def player_page(code):
     return _player_page(ops.registration_by_code(code))
 
 
+@bp.get("/p/<code>/round")
+@polled(ops.version_for_code)
+def player_round_part(code):
+    """Only the "Your round" box, which the open player page polls for: a round start then re-renders the
+    table, the clock and the forms of 300 phones, not their deck lists and QR codes."""
+    from ..rounds.player import player_round
+    reg = ops.registration_by_code(code)
+    return private(make_response(render_template("rounds/player_round_part.html", reg=reg, event=reg.event,
+                                                 yr=player_round(reg))))
+
+
 @bp.post("/p/<code>/deck")
 def player_deck(code):
     reg = ops.registration_by_code(code)

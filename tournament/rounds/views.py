@@ -282,6 +282,8 @@ def standings_page(event_id):
 
 
 def _projector(event, rnd):
+    if rnd is None:
+        return render_template("rounds/projector.html", event=event, rnd=None)
     ops.with_tables(ops.require_visible(rnd, g.get("user")), results=False)
     names = {s.registration_id: s.registration.name for t in rnd.tables for s in t.seats}
     tables = [table_view(t, names) for t in rnd.tables]
@@ -302,12 +304,10 @@ def projector(event_id, number):
 @polled(_event_version, shared=True)
 def current_projector(event_id):
     """The latest round the viewer may see: leave the projector on this address for the whole event;
-    it moves on to the next round by itself when that is published."""
+    it moves on to the next round by itself when that is published, and waits for the first one."""
     event = event_ops.get_event(event_id)
     rounds = [r for r in ops.rounds_of(event) if ops.round_visible(r, g.get("user"))]
-    if not rounds:
-        raise NotFound("No round is published yet.")
-    return _projector(event, rounds[-1])
+    return _projector(event, rounds[-1] if rounds else None)
 
 
 # ----------------------------------------------------------------- the player's round (on /p/<code>)
