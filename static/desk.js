@@ -26,8 +26,11 @@
   var sequence = 0;        // answers to older searches are ignored
   var lastResults = [];
 
+  /* A code as typed, or the code in a scanned receipt QR (the player link, whatever its host). */
+  var PLAYER_LINK = /(?:^|\/)p\/([0-9A-Za-z]{4,32})\/?(?:[?#].*)?$/;
   function normaliseCode(text) {
-    return String(text || "").toUpperCase().replace(/[^0-9A-Z]/g, "");
+    var link = PLAYER_LINK.exec(String(text || "").trim());
+    return String(link ? link[1] : text || "").toUpperCase().replace(/[^0-9A-Z]/g, "");
   }
 
   function say(message, kind) {

@@ -109,10 +109,14 @@ def test_organizer_players_and_desk(live_server, browser_factory):
     tap_in_row(staff, "山田", "Check in")
     wait(staff).until(lambda b: counter(b, "checked_in") == "1")
     box = staff.find_element(By.ID, "desk-q")
-    box.clear()
-    box.send_keys(codes["Šárka Dvořáková"].lower(), Keys.ENTER)
+    box.clear()                         # the receipt's QR code holds the player link, here with another host
+    box.send_keys(f"https://192.168.1.20:5000/p/{codes['Šárka Dvořáková']}?welcome=1", Keys.ENTER)
     wait(staff).until(lambda b: counter(b, "checked_in") == "2")
-    assert "Šárka Dvořáková" in staff.find_element(By.ID, "desk-status").text
+    assert "Checked in: Šárka Dvořáková" in staff.find_element(By.ID, "desk-status").text
+    box.clear()
+    box.send_keys(codes["Šárka Dvořáková"].lower(), Keys.ENTER)          # a code typed by hand
+    wait(staff).until(lambda b: "Already checked in: Šárka Dvořáková" in b.find_element(By.ID, "desk-status").text)
+    assert counter(staff, "checked_in") == "2"
     tap_in_row(staff, "bobby", "Drop")
     wait(staff).until(lambda b: counter(b, "dropped") == "1")
     assert counter(staff, "registered") == "3"

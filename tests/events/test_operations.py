@@ -65,6 +65,26 @@ def test_register_in_any_script_and_search(db, make_event, make_player):
     assert ops.search_registrations(event, "%") == []
 
 
+@pytest.mark.parametrize("scanned", ["http://127.0.0.1:5000/p/{code}", "https://192.168.1.20:5000/p/{code}?welcome=1",
+                                     "http://edh.example.org/p/{code}/", "/p/{code}#round", "  p/{lower}  ",
+                                     "http://" + "h" * 240 + ".example/p/{code}"])
+def test_the_desk_finds_a_player_by_the_link_in_their_receipt_qr(db, make_event, make_player, scanned):
+    event = make_event()
+    wanted = make_player(event, "王小明")
+    make_player(event, "Pavel Http")                       # a name with letters of the link in it
+    query = scanned.format(code=wanted.access_code, lower=wanted.access_code.lower())
+    assert ops.search_registrations(event, query) == [wanted]
+
+
+def test_a_link_to_another_page_or_a_code_of_another_event_finds_nobody(db, make_event, make_player):
+    event, other = make_event(), make_event(name="Other night")
+    make_player(event, "王小明")
+    elsewhere = make_player(other, "Olga")
+    assert ops.search_registrations(event, f"http://x/p/{elsewhere.access_code}") == []
+    assert ops.search_registrations(event, "http://x/events/1/desk") == []
+    assert ops.code_in_link("http://x/p/<script>") is None
+
+
 def test_player_id_is_unique_per_event(make_event, make_player):
     event = make_event()
     make_player(event, "A", player_id="123")

@@ -1,6 +1,7 @@
 """Events, registrations, decklists and check-in: every change goes through here."""
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
@@ -260,12 +261,24 @@ def create_event(organizer: User, data: dict) -> Event:
 
 def update_event(event: Event, user: User, data: dict) -> Event:
     require_staff(user, event, organizer_only=True)
-    fields = clean_event_fields(data, partial=True)
+    fields = clean_event_fields(_known_prize_ids(event, data), partial=True)
     for key, value in fields.items():
         setattr(event, key, value)
     db.session.flush()
     log(event, actor_name(user), "event.update", fields=sorted(fields))
     return event
+
+
+def _known_prize_ids(event: Event, data):
+    """A prize condition sent again by name (the settings form has no ids) keeps its id, so the claims
+    already made under it still count."""
+    sent = data.get("prize_conditions") if isinstance(data, dict) else None
+    if not isinstance(sent, list):
+        return data
+    known = {c["name"]: c["id"] for c in event.prize_conditions or []}
+    return {**data, "prize_conditions": [
+        {**c, "id": known[c["name"]]} if isinstance(c, dict) and not c.get("id") and c.get("name") in known else c
+        for c in sent]}
 
 
 def copy_event(event: Event, user: User, name: str | None = None) -> Event:
@@ -506,6 +519,17 @@ def printable(text: str) -> str:
     return "".join(ch for ch in text if ch.isprintable() or ch == " ")
 
 
+MAX_SEARCH = 300        # a scanned player link with a long host name; names and codes are cut at 100
+PLAYER_LINK = re.compile(r"(?:^|/)p/([0-9A-Za-z]{4,32})/?(?:[?#].*)?$")
+
+
+def code_in_link(text: str) -> str | None:
+    """The access code in a player link, as a receipt's QR code holds it (http://any-host:port/p/CODE,
+    ?welcome=1 or #round after it, or just /p/CODE); None when the text is no such link."""
+    match = PLAYER_LINK.search(text.strip())
+    return match.group(1).upper() if match else None
+
+
 def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
     """The check-in desk's search as you type, over name, access code and player ID.
 
@@ -517,7 +541,8 @@ def search_registrations(event: Event, query: str, limit: int = 30) -> list[Regi
     """
     from sqlalchemy.orm import contains_eager
 
-    query = printable(query or "").strip()[:100]
+    query = printable(query or "").strip()[:MAX_SEARCH]
+    query = code_in_link(query) or query[:100]
     R = Registration
     stmt = (sa.select(R).where(R.event_id == event.id)
             .outerjoin(Decklist, Decklist.id == R.deck_id)
