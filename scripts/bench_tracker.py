@@ -45,7 +45,7 @@ def setup(app):
     regs = [events.register_player(event, {"name": f"Player {i}"}) for i in range(1, 5)]
     for reg in regs:
         events.check_in(reg, organizer)
-    rnd = rounds.pair_next_round(event, organizer, seed=1)
+    rnd = rounds.pair_next_round(event, organizer, seed=1, override_decks=True)
     rounds.publish_round(rnd, organizer)
     table = rnd.tables[0]
     games.start_game(table, user=organizer, seed=1)

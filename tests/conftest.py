@@ -233,17 +233,17 @@ def login(client):
 
 @pytest.fixture
 def make_round(db, make_event, make_player, judge):
-    """make_round(players=8, start=False, **event_settings) -> (event, round 1 published, registrations):
-    players registered and checked in, round 1 paired from a fixed seed and published (and started)."""
+    """make_round(players=8, start=False, event=None, **event_settings) -> (event, round 1 published,
+    registrations): players registered (in `event` when given) and checked in, round 1 paired from a fixed seed and published (and started)."""
     from tournament.events import operations as events
     from tournament.rounds import operations as rounds
 
-    def make(players=8, start=False, seed=7, name="Round night", **settings):
-        event = make_event(name=name, **settings)
+    def make(players=8, start=False, seed=7, name="Round night", event=None, **settings):
+        event = event or make_event(name=name, **settings)
         regs = [make_player(event, f"Player {i:02d}") for i in range(1, players + 1)]
         for reg in regs:
             events.check_in(reg, judge)
-        rnd = rounds.pair_next_round(event, judge, seed=seed)
+        rnd = rounds.pair_next_round(event, judge, seed=seed, override_decks=True)
         rounds.publish_round(rnd, judge)
         if start:
             rounds.start_round(rnd, judge)

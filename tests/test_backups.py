@@ -36,7 +36,7 @@ def test_a_publish_that_is_rolled_back_leaves_no_backup(app, db, make_round, jud
     rounds.finish_round(rnd, judge)
     db.session.commit()
     before = backups.backups()
-    draft = rounds.pair_next_round(event, judge, seed=2)
+    draft = rounds.pair_next_round(event, judge, seed=2, override_decks=True)
     rounds.publish_round(draft, judge)
     db.session.rollback()
     db.session.commit()

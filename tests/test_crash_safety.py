@@ -48,7 +48,7 @@ def _setup(url: str, instance) -> list[dict]:
         regs = [events.register_player(event, {"name": f"Player {i:02d}"}, user=olga) for i in range(PLAYERS)]
         for reg in regs:
             events.check_in(reg, olga)
-        rnd = rounds.pair_next_round(event, olga, seed=99)
+        rnd = rounds.pair_next_round(event, olga, seed=99, override_decks=True)
         rounds.publish_round(rnd, olga)
         rounds.start_round(rnd, olga)
         db.session.commit()

@@ -25,7 +25,7 @@ with app.app_context():
     regs = [ev.register_player(event, {"name": f"Player {i}"}, user=olga) for i in range(1, 5)]
     for r in regs:
         ev.check_in(r, olga)
-    rnd = ro.pair_next_round(event, olga, seed=1)
+    rnd = ro.pair_next_round(event, olga, seed=1, override_decks=True)
     ro.publish_round(rnd, olga)
     ro.start_round(rnd, olga)
     db.session.commit()

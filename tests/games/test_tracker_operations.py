@@ -20,7 +20,7 @@ def started_round(db, make_event, make_player, judge):
         regs = [make_player(event, f"Player {i:02d}") for i in range(1, n + 1)]
         for reg in regs:
             events.check_in(reg, judge)
-        rnd = rounds.pair_next_round(event, judge, seed=1)
+        rnd = rounds.pair_next_round(event, judge, seed=1, override_decks=True)
         rounds.publish_round(rnd, judge)
         rounds.start_round(rnd, judge)
         db.session.commit()
@@ -102,7 +102,7 @@ def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge):
     assert table.result_state == "confirmed"
     # the next round's archenemy is someone who has not been one yet
     rounds.finish_round(rnd, judge)
-    rnd2 = rounds.pair_next_round(event, judge, seed=2)
+    rnd2 = rounds.pair_next_round(event, judge, seed=2, override_decks=True)
     rounds.publish_round(rnd2, judge)
     db.session.commit()
     s2 = games.start_game(rnd2.tables[0], variant="archenemy", scheme_decks=decks, user=judge)

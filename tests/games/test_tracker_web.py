@@ -11,7 +11,7 @@ def setup_round(db, make_event, make_player, judge, n=8):
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, n + 1)]
     for reg in regs:
         events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=3)
+    rnd = rounds.pair_next_round(event, judge, seed=3, override_decks=True)
     rounds.publish_round(rnd, judge)
     db.session.commit()
     by_id = {r.id: r for r in regs}

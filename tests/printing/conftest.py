@@ -19,7 +19,7 @@ def pods_event(db, make_event, make_player, judge):
     for reg in regs:
         events.check_in(reg, judge)
     db.session.commit()
-    rnd = rounds.pair_next_round(event, judge, seed=7)
+    rnd = rounds.pair_next_round(event, judge, seed=7, override_decks=True)
     rounds.publish_round(rnd, judge)
     rounds.start_round(rnd, judge)
     for t in rnd.tables:
@@ -29,7 +29,7 @@ def pods_event(db, make_event, make_player, judge):
         for voter in ids:
             rounds.cast_vote(t, voter, ids[0] if voter != ids[0] else ids[1], user=judge)
     rounds.finish_round(rnd, judge)
-    rnd2 = rounds.pair_next_round(event, judge, seed=8)
+    rnd2 = rounds.pair_next_round(event, judge, seed=8, override_decks=True)
     rounds.publish_round(rnd2, judge)
     db.session.commit()
     return event
@@ -43,7 +43,7 @@ def duel_event(db, make_event, make_player, judge):
     for reg in regs:
         events.check_in(reg, judge)
     db.session.commit()
-    rnd = rounds.pair_next_round(event, judge, seed=3)
+    rnd = rounds.pair_next_round(event, judge, seed=3, override_decks=True)
     rounds.publish_round(rnd, judge)
     for t in rnd.tables:
         if t.kind == "match":

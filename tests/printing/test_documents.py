@@ -1,6 +1,7 @@
 """Every document renders from the database; names in every script round-trip through text extraction."""
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime, timezone
 
 import pytest
@@ -60,6 +61,32 @@ def test_every_script_round_trips(name):
     for cls in (PairingsByTable, PairingsByName):
         text = pdf_text(cls(data).render())
         assert name in text
+
+
+RIGHT_TO_LEFT = ["محمد الراشد", "דוד לוי", "لا إله"]
+
+
+def _drawn_line(text: str) -> str:
+    return next(line.strip() for line in text.splitlines()
+                if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in line))
+
+
+@pytest.mark.parametrize("name", RIGHT_TO_LEFT)
+def test_arabic_and_hebrew_names_print_shaped_and_right_to_left(name):
+    """A PDF holds glyphs in drawing order, left to right: read back from the right, with the joined
+    Arabic forms taken apart again (NFKC), they must give the name as typed."""
+    data = PairingsData(DocInfo("Scripts", "A4", 1), "pods", (TableLine(1, "pod", (SeatLine(1, name),)),))
+    for cls in (PairingsByTable, PairingsByName):
+        drawn = _drawn_line(pdf_text(cls(data).render()))
+        assert unicodedata.normalize("NFKC", drawn[::-1]) == name, drawn
+        if any(unicodedata.bidirectional(ch) == "AL" for ch in name):
+            assert any(0xFE70 <= ord(ch) <= 0xFEFF for ch in drawn)         # joined, not isolated letters
+        assert not fonts.needs_fallback(drawn)                              # no missing-glyph boxes
+
+
+def test_left_to_right_text_is_left_alone():
+    for text in ("Šárka Dvořáková", "山田太郎", "Table 12 · seat 3", ""):
+        assert fonts.visual(text) is text
 
 
 def test_markup_prints_literally():

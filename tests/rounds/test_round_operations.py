@@ -27,7 +27,7 @@ def seated(table):
 
 def test_pair_publish_report_confirm_and_standings(db, pods_event, judge):
     event, regs = pods_event(8)
-    rnd = rounds.pair_next_round(event, judge, seed=42)
+    rnd = rounds.pair_next_round(event, judge, seed=42, override_decks=True)
     db.session.commit()
     assert rnd.status == "draft" and [t.kind for t in rnd.tables] == ["pod", "pod"]
     assert sorted(len(t.seats) for t in rnd.tables) == [4, 4]
@@ -65,7 +65,7 @@ def test_pair_publish_report_confirm_and_standings(db, pods_event, judge):
 
 def test_votes_are_validated(db, pods_event, judge):
     event, regs = pods_event(8)
-    rnd = rounds.pair_next_round(event, judge, seed=1)
+    rnd = rounds.pair_next_round(event, judge, seed=1, override_decks=True)
     rounds.publish_round(rnd, judge)
     t1, t2 = rnd.tables
     by_id = {r.id: r for r in regs}
@@ -86,7 +86,7 @@ def test_votes_are_validated(db, pods_event, judge):
 
 def test_staff_correction_is_logged_and_confirmed_results_need_a_judge(db, pods_event, judge):
     event, regs = pods_event(4)
-    rnd = rounds.pair_next_round(event, judge, seed=3)
+    rnd = rounds.pair_next_round(event, judge, seed=3, override_decks=True)
     rounds.publish_round(rnd, judge)
     table = rnd.tables[0]
     by_id = {r.id: r for r in regs}
@@ -106,7 +106,7 @@ def test_staff_correction_is_logged_and_confirmed_results_need_a_judge(db, pods_
 
 def test_swap_seats_before_publishing_only(db, pods_event, judge):
     event, _regs = pods_event(8)
-    rnd = rounds.pair_next_round(event, judge, seed=5)
+    rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
     db.session.commit()
     t1, t2 = rnd.tables
     x, y = seated(t1)[0], seated(t2)[2]
@@ -123,7 +123,7 @@ def test_swap_seats_before_publishing_only(db, pods_event, judge):
 
 def test_dropped_players_are_not_paired_and_late_entries_are(db, pods_event, make_player, judge):
     event, regs = pods_event(9)
-    rnd = rounds.pair_next_round(event, judge, seed=9)
+    rnd = rounds.pair_next_round(event, judge, seed=9, override_decks=True)
     rounds.publish_round(rnd, judge)
     for t in rnd.tables:
         rounds.report_pod_result(t, seated(t)[:1], user=judge)
@@ -134,7 +134,7 @@ def test_dropped_players_are_not_paired_and_late_entries_are(db, pods_event, mak
     db.session.commit()
     assert late.late
     before = {r.player: r.points for r in rounds.standings(event)}
-    rnd2 = rounds.pair_next_round(event, judge, seed=10)
+    rnd2 = rounds.pair_next_round(event, judge, seed=10, override_decks=True)
     ids = {p for t in rnd2.tables for p in seated(t)}
     assert regs[0].id not in ids and late.id in ids
     assert {r.player: r.points for r in rounds.standings(event)} == before
@@ -142,9 +142,9 @@ def test_dropped_players_are_not_paired_and_late_entries_are(db, pods_event, mak
 
 def test_cannot_pair_while_a_round_is_open(db, pods_event, judge):
     event, _ = pods_event(4)
-    rounds.pair_next_round(event, judge, seed=1)
+    rounds.pair_next_round(event, judge, seed=1, override_decks=True)
     with pytest.raises(Refused, match="not finished"):
-        rounds.pair_next_round(event, judge, seed=2)
+        rounds.pair_next_round(event, judge, seed=2, override_decks=True)
 
 
 def test_duel_games_and_mtr_points(db, make_event, make_player, judge):
@@ -152,13 +152,13 @@ def test_duel_games_and_mtr_points(db, make_event, make_player, judge):
     regs = [make_player(event, f"Duelist {i}") for i in range(5)]
     for r in regs:
         events.check_in(r, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=7)
+    rnd = rounds.pair_next_round(event, judge, seed=7, override_decks=True)
     kinds = sorted(t.kind for t in rnd.tables)
     assert kinds == ["bye", "match", "match"]
     rounds.publish_round(rnd, judge)
     m1, m2 = [t for t in rnd.tables if t.kind == "match"]
     a, b = seated(m1)
-    with pytest.raises(Refused, match="already won"):
+    with pytest.raises(Refused, match="Game 3 cannot be played: the match was already won 2–0."):
         rounds.report_duel_games(m1, [a, a, b], user=judge)
     rounds.report_duel_games(m1, [a, b, a], user=judge)
     c, d = seated(m2)
@@ -174,7 +174,7 @@ def test_duel_games_and_mtr_points(db, make_event, make_player, judge):
 
 def test_no_results_on_a_draft_and_staff_can_confirm(db, pods_event, judge):
     event, regs = pods_event(4)
-    rnd = rounds.pair_next_round(event, judge, seed=11)
+    rnd = rounds.pair_next_round(event, judge, seed=11, override_decks=True)
     table = rnd.tables[0]
     with pytest.raises(Refused, match="Publish the round"):
         rounds.report_pod_result(table, seated(table)[:1], user=judge)

@@ -40,7 +40,7 @@ def started_table(db, make_event, make_player, judge, starter_cards):
             regs.append(make_player(event, f"Player {i + 1}", decklist=text))
         for reg in regs:
             events.check_in(reg, judge)
-        rnd = rounds.pair_next_round(event, judge, seed=7)
+        rnd = rounds.pair_next_round(event, judge, seed=7, override_decks=True)
         rounds.publish_round(rnd, judge)
         rounds.start_round(rnd, judge)
         db.session.commit()

@@ -29,7 +29,7 @@ def storm_event(db, make_event, judge):
     db.session.flush()
     for reg in event.registrations:
         events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=7)
+    rnd = rounds.pair_next_round(event, judge, seed=7, override_decks=True)
     rounds.publish_round(rnd, judge)
     rounds.start_round(rnd, judge)
     db.session.commit()

@@ -1,12 +1,14 @@
 """Organizer and judge pages: event list, create, edit, copy, dashboard, late registration."""
 from __future__ import annotations
 
+import html
 import re
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from markupsafe import escape
 
 from tournament.events.models import AuditEntry, Decklist, Event, Registration
 
@@ -27,7 +29,9 @@ def settings(**overrides) -> dict:
             "banlist_add": "Sol Ring\r\nMana Crypt\r\n", "banlist_remove": "Braids, Cabal Minion", "mode": "pods",
             "pod_size": "4", "sideboard_enabled": "y", "swap_seconds": "180", "scoring_profile": "democratic",
             "round_minutes": "90", "decklist_deadline": "2026-12-05T10:00", "paper_size": "A4",
-            "status": "registration", "variant": "none", "archenemy_win_points": "3", "team_win_points": "1"}
+            "status": "registration", "variant": "none", "archenemy_win_points": "3", "team_win_points": "1",
+            "leftover_policy": "threes", "top_cut": "0", "bye_points": "", "hide_votes": "y",
+            "prize_conditions": "Most damage in one hit | highest\r\nMost tokens | total"}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -225,6 +229,52 @@ def test_organizer_edits_every_setting(client, db, make_event, organizer, login)
     page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
     assert 'value="Saturday"' in page
     assert 'selected value="archenemy"' in page and 'name="team_win_points"' in page and 'value="2"' in page
+
+
+def test_the_pairing_vote_and_prize_settings_are_in_the_form(client, db, make_event, organizer, login):
+    event = make_event(mode="duel", scoring_profile="mtr")
+    login(organizer)
+    page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
+    for name in ("leftover_policy", "top_cut", "bye_points", "hide_votes", "prize_conditions"):
+        assert f'name="{name}"' in page, name
+    kept_id = event.prize_conditions[0]["id"]
+    kept = event.prize_conditions[0]["name"]
+    response = client.post(f"/events/{event.id}/edit", data=settings(
+        mode="duel", scoring_profile="mtr", leftover_policy="byes", top_cut="8", bye_points="2", hide_votes=None,
+        prize_conditions=f"{kept} | lowest\r\n\r\nFastest win|count\r\n<b>Shiny</b>"))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    event = fresh(db, Event, event.id)
+    assert (event.leftover_policy, event.top_cut, event.bye_points, event.hide_votes) == ("byes", 8, 2, False)
+    assert [(c["name"], c["kind"]) for c in event.prize_conditions] == [
+        (kept, "min"), ("Fastest win", "count"), ("<b>Shiny</b>", "max")]
+    assert event.prize_conditions[0]["id"] == kept_id            # claims made under it still count
+    page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
+    assert f"{escape(kept)} | lowest\nFastest win | count\n&lt;b&gt;Shiny&lt;/b&gt; | highest</textarea>" in page
+    assert 'selected value="8"' in page and 'selected value="byes"' in page and 'value="2"' in page
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("top_cut", "6", "Choose one of: No top cut, Top 4, Top 8."),
+    ("bye_points", "-1", "Points for a bye must be a whole number from 0 to 100"),
+    ("bye_points", "1.5", "Points for a bye must be a whole number from 0 to 100"),
+    ("leftover_policy", "sixes", "Choose one of: Pods of 3"),
+    ("prize_conditions", "Fastest | quickest", "Line 1: “quickest” is not how a prize is won"),
+    ("prize_conditions", "Same | highest\nSame | total", "Two prize conditions are both called Same."),
+])
+def test_a_bad_setting_is_refused_next_to_its_field(client, db, make_event, organizer, login, field, value, message):
+    event = make_event()
+    login(organizer)
+    before = fresh(db, Event, event.id).prize_conditions
+    response = client.post(f"/events/{event.id}/edit", data=settings(**{field: value}))
+    assert response.status_code == 400 and message in html.unescape(response.get_data(as_text=True))
+    assert fresh(db, Event, event.id).prize_conditions == before
+
+
+def test_a_new_event_offers_the_seeds_prizes(client, db, organizer, login):
+    login(organizer)
+    page = client.get("/events/new").get_data(as_text=True)
+    textarea = page.split('name="prize_conditions"', 1)[1].split("</textarea>", 1)[0]
+    assert textarea.count(" | ") >= 1
 
 
 def test_edit_shows_the_stored_deadline_in_utc(client, make_event, organizer, login):

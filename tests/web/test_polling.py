@@ -104,7 +104,7 @@ def test_the_projector_address_moves_on_to_the_next_round(app, db, live_round, j
         if t.kind == "pod":
             rounds.report_pod_result(t, [t.seats[0].registration_id], user=judge)
     rounds.finish_round(rnd, judge)
-    nxt = rounds.pair_next_round(event, judge, seed=12)
+    nxt = rounds.pair_next_round(event, judge, seed=12, override_decks=True)
     rounds.publish_round(nxt, judge)
     db.session.commit()
     page = screen.get(f"/events/{event.id}/projector").get_data(as_text=True)

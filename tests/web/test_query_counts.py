@@ -48,7 +48,7 @@ def build(db, make_event, organizer, players: int) -> dict[str, str]:
     condition = event.prize_conditions[0]["id"]
     db.session.commit()
 
-    rnd = ops.pair_next_round(event, organizer, seed=1)
+    rnd = ops.pair_next_round(event, organizer, seed=1, override_decks=True)
     ops.publish_round(rnd, organizer)
     ops.start_round(rnd, organizer)
     for t in rnd.tables:
@@ -61,7 +61,7 @@ def build(db, make_event, organizer, players: int) -> dict[str, str]:
     ops.finish_round(rnd, organizer)
     db.session.commit()
 
-    rnd = ops.pair_next_round(event, organizer, seed=2)
+    rnd = ops.pair_next_round(event, organizer, seed=2, override_decks=True)
     ops.publish_round(rnd, organizer)
     ops.start_round(rnd, organizer)
     by_id = {r.id: r for r in regs}

@@ -13,6 +13,7 @@ from markupsafe import escape
 from tournament.events import operations as events
 from tournament.events.models import AuditEntry, Registration
 from tournament.rounds.models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote
+from tournament.rounds.views import REFRESH_SECONDS
 
 SCRIPT = "<script>alert('x')</script>"
 EXPIRED = "This form has expired or did not come from this site"
@@ -77,7 +78,8 @@ def seats_of(table) -> list[int]:
 
 
 def pair(client, event) -> Round:
-    response = client.post(f"/events/{event.id}/rounds")
+    """Pair through the rounds page; these players have no decklists, so staff tick "seat them anyway"."""
+    response = client.post(f"/events/{event.id}/rounds", data={"override_decks": "y"})
     assert response.status_code == 302, page_of(response)
     assert response.headers["Location"].endswith(f"/events/{event.id}/rounds/1")
     return round_of(event=event, db=_db())
@@ -145,10 +147,10 @@ def test_pair_draft_is_for_staff_only(client, public, db, pods, judge, login):
     for url in (f"/events/{event.id}/rounds/1/projector", f"/events/{event.id}/standings"):
         assert public.get(url).status_code == 404, url
     waiting = page_of(public.get(f"/events/{event.id}/projector"))       # the screen left on for the event
-    assert "appear here as soon as they are published" in waiting and 'data-refresh="5"' in waiting
+    assert "appear here as soon as they are published" in waiting and f'data-refresh="{REFRESH_SECONDS}"' in waiting
     assert not any(str(escape(reg.name)) in waiting for reg in regs)
     player_page = page_of(public.get(f"/p/{regs[0].access_code}"))
-    assert "Your round" not in player_page and '<section id="round" data-refresh="5"' in player_page
+    assert "Your round" not in player_page and f'<section id="round" data-refresh="{REFRESH_SECONDS}"' in player_page
     box = public.get(f"/p/{regs[0].access_code}/round")                  # what the open page polls
     assert box.status_code == 200 and "Your round:" not in page_of(box) and 'id="round"' in page_of(box)
     # a second pairing while a draft is open is refused with the operation's message
@@ -232,7 +234,7 @@ def test_projector_by_table_and_by_name(client, public, db, pods, judge, login):
     response = public.get(f"/events/{event.id}/rounds/1/projector")
     page = page_of(response)
     assert response.status_code == 200
-    assert 'data-refresh="5"' in page and "rounds.js" in page and 'http-equiv="refresh" content="30"' in page
+    assert f'data-refresh="{REFRESH_SECONDS}"' in page and "rounds.js" in page and 'http-equiv="refresh" content="30"' in page
     by_table = page.split('id="by-table"', 1)[1].split('id="by-name"', 1)[0]
     by_name = page.split('id="by-name"', 1)[1]
     for t in rnd.tables:
@@ -240,12 +242,13 @@ def test_projector_by_table_and_by_name(client, public, db, pods, judge, login):
     for reg in regs:
         assert str(escape(reg.name)) in by_table and str(escape(reg.name)) in by_name
     assert SCRIPT not in page
-    names_in_order = [html.unescape(n) for n in re.findall(r'<td class="name">(.*?)</td>', by_name)]
+    names_in_order = [html.unescape(n) for n in re.findall(r'<span class="name">(.*?)</span>', by_name)]
     assert names_in_order == sorted((r.name for r in regs),
                                     key=lambda n: unicodedata.normalize("NFKD", n).casefold())
     seat = {s.registration_id: (t.number, s.seat) for t in rnd.tables for s in t.seats}
-    row = by_name.split(str(escape(regs[2].name)), 1)[1].split("</tr>", 1)[0]
-    assert f'<td class="table-no">{seat[regs[2].id][0]}</td><td>{seat[regs[2].id][1]}</td>' in row
+    row = by_name.split(str(escape(regs[2].name)), 1)[1].split("</li>", 1)[0]
+    table, place = seat[regs[2].id]
+    assert f'<span class="table-no">{table}</span> <span class="label">seat</span> {place}</span>' in row
     # the projector's stable address follows the latest published round
     response = public.get(f"/events/{event.id}/projector")
     assert response.status_code == 200 and "Round 1" in page_of(response)
@@ -542,7 +545,7 @@ def test_standings_democratic_points_by_hand(client, public, db, pods, judge, lo
         page = page_of(response)
         assert response.status_code == 200
         head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
-        assert "<th>Points</th>" in head and "<th>Votes</th>" in head and "<th>Record</th>" in head
+        assert "<th>Points</th>" in head and head.count(">Votes<") == 1 and "<th>Record</th>" in head
         for rid, points in expected.items():
             row = page.split(f'id="standing-{rid}"', 1)[1].split("</tr>", 1)[0]
             assert f'<td class="name">{escape(by_id(regs)[rid].name)}</td>' in row
@@ -554,8 +557,11 @@ def test_standings_democratic_points_by_hand(client, public, db, pods, judge, lo
     from tournament.rounds.operations import standings
     tiebreakers = list(standings(event)[0].tiebreakers)
     head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    legend = page.split('id="tiebreak-legend"', 1)[1].split("</dl>", 1)[0]
     for name in tiebreakers:
-        assert f"<th>{escape(name)}</th>" in head
+        shown = "Votes" if name == "votes" else name
+        assert f'tabindex="0">{escape(shown)}</abbr></th>' in head
+        assert f"<dt>{escape(shown)}</dt><dd>" in legend          # explained where a tap cannot show a title
 
 
 def test_standings_show_prize_leaders(client, db, pods, judge, login):
@@ -595,6 +601,8 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     db.session.expire_all()
     m1 = db.session.get(GameTable, m1.id)
     assert m1.result_state == "confirmed" and [g.winner_id for g in m1.games] == [p, q, p]
+    assert "You won 2–1" in page_of(public.get(f"/p/{rp.access_code}"))
+    assert "You lost 1–2" in page_of(public.get(f"/p/{rq.access_code}"))
     # gaps, a third game after 2-0, a stranger as winner: refused, nothing stored
     m2 = rnd.tables[1]
     x, y = seats_of(m2)
@@ -602,7 +610,7 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     before = counts(db)
     for games, message in (({"r-game1": x, "r-game3": y}, "Game 2 is marked as not played"),
                            ({}, "Enter at least game 1"),
-                           ({"r-game1": x, "r-game2": x, "r-game3": y}, "Game 3 cannot be played"),
+                           ({"r-game1": x, "r-game2": x, "r-game3": y}, "Game 3 cannot be played: the match was already won 2–0."),
                            ({"r-game1": p}, "the winner must be one of the two players"),
                            ({"r-game1": "both"}, "Choose the game's winner, a draw, or not played.")):
         response = public.post(f"/p/{rx.access_code}/result", data={"r-round": 1, "r-table": m2.number, **games})
@@ -622,7 +630,9 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     points = {int(rid): pts for rid, pts in
               re.findall(r'id="standing-(\d+)">.*?<td class="points">([^<]*)</td>', page, flags=re.S)}
     assert points == {p: "3", q: "0", x: "1", y: "1", u: "0", v: "3"}
-    assert "<th>Votes</th>" not in page and "OMW%" in page
+    assert "Votes" not in page.split("<thead>", 1)[1].split("</thead>", 1)[0] and "OMW%" in page
+    cells = re.findall(r'<td class="num">([^<]*)</td>', page)
+    assert cells and all(re.fullmatch(r"\d{1,3}\.\d&nbsp;%", c) for c in cells), cells[:6]
 
 
 # ----------------------------------------------------------------- CSRF and escaping
@@ -730,3 +740,23 @@ def test_staff_set_and_clear_a_tables_archenemy(client, db, pods, judge, login, 
     response = client.post(url, data={f"t{table.number}-survivors": ids[:1], f"t{table.number}-archenemy": ""})
     assert response.status_code == 302
     assert round_of(db, event).tables[0].archenemy_id is None
+
+
+def test_standings_mark_dropped_players_and_list_those_who_never_played_apart(app, db, make_round, make_event,
+                                                                              make_player, judge):
+    from tournament.events import operations as events
+    from tournament.rounds import operations as rounds
+    event = make_event(name="Drop night")
+    late = make_player(event, "Late <i>Larry</i>")                 # registered, never checked in
+    event, rnd, regs = make_round(players=8, seed=3, event=event)
+    for t in rnd.tables:
+        rounds.report_pod_result(t, [t.seats[0].registration_id], user=judge)
+    events.drop(regs[0], judge)
+    db.session.commit()
+    page = page_of(app.test_client().get(f"/events/{event.id}/standings"))
+    row = page.split(f'id="standing-{regs[0].id}"', 1)[1].split("</tr>", 1)[0]
+    assert f'<tr id="standing-{regs[0].id}" class="dropped">' in page
+    assert '<span class="badge">dropped</span>' in row
+    assert f'id="standing-{late.id}"' not in page
+    apart = page.split('id="unplayed"', 1)[1].split("</ul>", 1)[0]
+    assert "Late &lt;i&gt;Larry&lt;/i&gt;" in apart and "Player" not in apart

@@ -8,7 +8,7 @@ refusal, with its message and status.
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FloatField, IntegerField, SelectField, SelectMultipleField
+from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
@@ -116,6 +116,7 @@ def _hidden_revision(required: bool = True) -> IntegerField:
 
 class RoundActionForm(FlaskForm):
     """Pair, publish, start, finish, delete: the button is the input (and the CSRF token)."""
+    override_decks = BooleanField("Seat them anyway (recorded in the event log)")
 
 
 class SwapForm(FlaskForm):

@@ -17,7 +17,7 @@ from ..auth.models import User
 from ..cards.models import utcnow
 from ..errors import NotFound, Refused
 from ..events.models import Event, Registration
-from ..events.operations import actor_name, log, require_staff, staff_for, valid_id
+from ..events.operations import actor_name, deck_overview, log, require_staff, staff_for, valid_id
 from .. import backups
 from ..extensions import db
 from ..lifecycle import after_commit
@@ -169,8 +169,37 @@ def players_to_seat(event: Event) -> list[Registration]:
     return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
 
 
-def pair_next_round(event: Event, user: User, seed: int | None = None) -> Round:
-    """Pair a draft round from the standings so far; staff review it before publishing."""
+def ever_seated(event: Event) -> set[int]:
+    """Players seated in a published round (a table or a bye): the others never played."""
+    return set(db.session.execute(
+        sa.select(Seat.registration_id).distinct().join(Round, Round.id == Seat.round_id)
+        .where(Round.event_id == event.id, Round.status != "draft")).scalars())
+
+
+def unready_decks(event: Event) -> list[tuple[Registration, str]]:
+    """Checked-in players whose decklist is missing or not legal, with "missing" or "illegal"."""
+    players = players_to_seat(event)
+    overview = deck_overview(players)
+    return [(r, overview[r.id]["status"]) for r in players if overview[r.id]["status"] != "legal"]
+
+
+class UnreadyDecks(Refused):
+    """Pairing would seat players without a legal deck: the organizer fixes that or pairs anyway."""
+
+    def __init__(self, unready: list[tuple[Registration, str]]):
+        shown = ", ".join(f"{r.name} ({'no decklist' if status == 'missing' else 'deck not legal'})"
+                          for r, status in unready[:10])
+        more = f" and {len(unready) - 10} more" if len(unready) > 10 else ""
+        n = len(unready)
+        super().__init__(f"{n} checked-in player{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} no legal deck: "
+                         f"{shown}{more}. Fix the decks (or drop the players) at the desk, or pair anyway: "
+                         f"that is recorded in the event log.", status=409, field="override_decks")
+        self.unready = unready
+
+
+def pair_next_round(event: Event, user: User, seed: int | None = None, *, override_decks: bool = False) -> Round:
+    """Pair a draft round from the standings so far; staff review it before publishing. Players whose deck
+    is missing or not legal are seated only when staff say so (`override_decks`, logged with their names)."""
     require_staff(user, event)
     previous = rounds_of(event)
     if previous and previous[-1].status != "finished":
@@ -182,6 +211,9 @@ def pair_next_round(event: Event, user: User, seed: int | None = None) -> Round:
     if len(players) < 2:
         raise Refused("At least two checked-in players are needed to pair a round. Check players in at the desk.",
                       status=409)
+    unready = unready_decks(event)
+    if unready and not override_decks:
+        raise UnreadyDecks(unready)
     tables = _load_tables(event, finished_only=True)
     table_rows = standings(event, tables)
     rank = {row.player: row.rank for row in table_rows}
@@ -216,6 +248,9 @@ def pair_next_round(event: Event, user: User, seed: int | None = None) -> Round:
     if event.status == "registration":
         event.status = "running"
     log(event, actor_name(user), "round.pair", round=number, seed=seed, tables=len(rnd.tables))
+    if unready:
+        log(event, actor_name(user), "round.pair.unready_decks", round=number,
+            players=[{"id": r.id, "name": r.name, "deck": status} for r, status in unready])
     return rnd
 
 
@@ -657,8 +692,8 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
         if w is not None and (not isinstance(w, int) or isinstance(w, bool) or w not in seated):
             raise Refused(f"Game {i}: the winner must be one of the two players, or a draw.", field="games")
         if max(tally.values(), default=0) >= 2:
-            raise Refused(f"Game {i} cannot be played: the match was already won 2 games to "
-                          f"{min(tally.values(), default=0)}.", field="games")
+            raise Refused(f"Game {i} cannot be played: the match was already won "
+                          f"2–{sum(tally.values()) - 2}.", field="games")
         if w is not None:
             tally[w] += 1
     for g in list(table.games):
