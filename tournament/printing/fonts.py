@@ -4,7 +4,8 @@ DejaVu Sans (Debian `fonts-dejavu-core`) prints Latin with diacritics,
 Cyrillic, Greek and the symbols on the slips; WenQuanYi Micro Hei (Debian
 `fonts-wqy-microhei`, a TrueType collection with glyf outlines) prints
 Japanese, Chinese and Korean. Text is split into runs by which font has each
-character, so a name mixing scripts prints with no missing-glyph boxes.
+character, so a name mixing scripts prints with no missing-glyph boxes; Arabic
+and Hebrew are shaped and put in drawing order first (`visual`).
 
 Fonts are looked up in the directories of the PRINT_FONT_DIRS setting (or
 environment variable, separated by os.pathsep) and then at the usual Debian
@@ -14,11 +15,14 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+import arabic_reshaper
+from bidi import get_display
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -119,13 +123,27 @@ def _covered(font_name: str, ch: str) -> bool:
     return ord(ch) in _registered[font_name].face.charToGlyph
 
 
+def _right_to_left(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def visual(text: str) -> str:
+    """Text in the order a PDF draws it. Arabic letters take their joined forms (arabic-reshaper) and
+    right-to-left runs are reordered by the Unicode bidi algorithm (python-bidi), so "محمد الراشد"
+    prints joined and reads right to left; text without Hebrew or Arabic is returned unchanged."""
+    if not any(_right_to_left(ch) for ch in text):
+        return text
+    return get_display(arabic_reshaper.reshape(text))
+
+
 @lru_cache(maxsize=1 << 16)
 def runs(text: str, bold: bool = False) -> tuple[tuple[str, str], ...]:
-    """Split text into (font name, text) runs: DejaVu where it has the glyph, else WenQuanYi."""
+    """Split text (in drawing order, see `visual`) into (font name, text) runs: DejaVu where it has
+    the glyph, else WenQuanYi."""
     main = BOLD if bold else REGULAR
     out: list[tuple[str, str]] = []
     cur_font, buf = main, []
-    for ch in text:
+    for ch in visual(text):
         if ch.isspace():
             font = cur_font
         elif _covered(main, ch):
