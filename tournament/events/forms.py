@@ -15,6 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..decks.rulesets import list_rulesets
+from ..scoring import default_prize_conditions
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
 MODE_LABELS = {"pods": "Pods (multiplayer)", "duel": "Duel (1v1, best of three)"}
@@ -23,6 +24,11 @@ SCORING_LABELS = {"democratic": "Democratic (votes)", "survival": "Survival", "c
                   "mtr": "MTR (match points)"}
 VARIANT_LABELS = {"none": "None (normal Commander)", "archenemy": "Archenemy (one archenemy per pod against a team)",
                   "supervillain_rumble": "Supervillain Rumble (every player an archenemy)"}
+LEFTOVER_LABELS = {"threes": "Pods of 3 (everyone plays)", "fives": "Pods of 5 (everyone plays)",
+                   "byes": "Byes for the players left over"}
+PRIZE_KIND_WORDS = {"max": "highest", "min": "lowest", "sum": "total", "count": "count"}
+PRIZE_WORDS = {v: k for k, v in PRIZE_KIND_WORDS.items()} | {k: k for k in PRIZE_KIND_WORDS}
+BYE_MESSAGE = "Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's."
 MAX_DECKLIST_CHARS = 1_000_000
 
 
@@ -77,6 +83,14 @@ class EventForm(FlaskForm):
     variant = ChoiceField("Variant", choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
     archenemy_win_points = whole_number("Archenemy win points", 0, 100, 3)
     team_win_points = whole_number("Team win points", 0, 100, 1)
+    leftover_policy = ChoiceField("When the players do not divide into full pods", default="threes",
+                                  choices=options((p, LEFTOVER_LABELS[p]) for p in LEFTOVER_LABELS))
+    top_cut = ChoiceField("Top cut (1v1 events)", coerce=int, default=0,
+                          choices=options([(0, "No top cut"), (4, "Top 4"), (8, "Top 8")]))
+    bye_points = IntegerField("Points for a bye", validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
+                              invalid_value_message=BYE_MESSAGE)
+    hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
+    prize_conditions = TextAreaField("Alternate prizes", validators=[Length(max=20_000, message="The prize list is too long.")])
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -86,28 +100,58 @@ class EventForm(FlaskForm):
             scoring.insert(0, ("", "The mode's default (democratic for pods, MTR for duel)"))
         self.scoring_profile.choices = options(scoring)
         self.new = new
+        if new and not self.is_submitted():
+            self.prize_conditions.data = prize_text(default_prize_conditions())
+
+    def validate_prize_conditions(self, field):
+        for n, line in enumerate((field.data or "").splitlines(), 1):
+            name, _bar, kind = line.partition("|")
+            if kind.strip() and kind.strip().casefold() not in PRIZE_WORDS:
+                raise ValidationError(f"Line {n}: “{kind.strip()}” is not how a prize is won: write highest, "
+                                      f"lowest, total or count after the |.")
 
     def fill(self, event) -> None:
         """Show an event's stored settings (GET of the edit page)."""
-        for name in ("name", "date", "venue", "ruleset", "mode", "pod_size", "sideboard_enabled", "swap_seconds",
-                     "scoring_profile", "round_minutes", "decklist_deadline", "paper_size", "status", "variant",
-                     "archenemy_win_points", "team_win_points"):
-            getattr(self, name).data = getattr(event, name)
+        for name in SETTINGS:
+            if name not in ("banlist_add", "banlist_remove", "prize_conditions"):
+                getattr(self, name).data = getattr(event, name)
+        self.bye_points.data = None if event.bye_points is None else int(event.bye_points)
         self.banlist_add.data = "\n".join(event.banlist_add or [])
         self.banlist_remove.data = "\n".join(event.banlist_remove or [])
+        self.prize_conditions.data = prize_text(event.prize_conditions or [])
 
     def settings(self) -> dict:
         """The settings as plain values for create_event / update_event."""
-        data = {name: getattr(self, name).data for name in (
-            "name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
-            "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-            "paper_size", "status", "variant", "archenemy_win_points", "team_win_points")}
+        data = {name: getattr(self, name).data for name in SETTINGS}
         data["venue"] = data["venue"] or ""
         data["banlist_add"] = data["banlist_add"] or ""
         data["banlist_remove"] = data["banlist_remove"] or ""
+        data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")
         if self.new and not data["scoring_profile"]:
             del data["scoring_profile"]
         return data
+
+
+SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
+            "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
+            "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
+            "top_cut", "bye_points", "hide_votes", "prize_conditions")
+
+
+def prize_text(conditions: list[dict]) -> str:
+    return "\n".join(f"{c['name']} | {PRIZE_KIND_WORDS.get(c.get('kind'), 'highest')}" for c in conditions)
+
+
+def prize_lines(text: str) -> list[dict]:
+    """The form's prize lines ("Most damage in one hit | highest") as the operation's conditions; a line
+    without a kind is "highest", an unknown kind is sent on for the operation to refuse in words."""
+    out = []
+    for line in text.splitlines():
+        name, _bar, kind = line.partition("|")
+        if name.strip():
+            kind = kind.strip().casefold()
+            out.append({"name": name.strip(), "kind": PRIZE_WORDS.get(kind, kind) if kind else "max"})
+    return out
 
 
 class CopyEventForm(FlaskForm):
