@@ -104,6 +104,7 @@
           if (dirty) { notice(); return; }
           current.parentNode.replaceChild(document.importNode(fresh, true), current);
           setup(document);
+          layout();
         })
         .catch(function () { /* the venue Wi-Fi dropped for a moment: ask again next time */ })
         .then(function () { waiting = false; });
@@ -112,8 +113,78 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   }
 
+  /* The projector on a wide screen: each [data-pages] box shows as many columns as fit and turns its
+   * pages every data-page-seconds (also with the arrow keys, a presenter's clicker or a click), with
+   * "page x of y" in its heading. Items never split across columns (break-inside: avoid), so a page
+   * holds whole tables and whole names; the overflow columns lie to the right, one screen width apart. */
+  var pager = {page: 0, timer: null, seconds: 0};
+
+  function pageRoot() {
+    var root = document.querySelector("[data-page-seconds]");
+    if (!root || !window.matchMedia) return null;
+    var wide = window.matchMedia("(min-width: 901px)").matches;
+    document.body.classList.toggle("paged", wide);
+    return wide ? root : null;
+  }
+
+  function layout() {
+    var root = pageRoot();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-pages]"), function (box) {
+      var list = box.firstElementChild, label = box.parentNode.querySelector("[data-page-of]");
+      if (!list) return;
+      list.style.transform = "";
+      var count = 1, lefts = [0], perPage = 1;
+      if (root) {
+        /* the columns as laid out (their left edges): a page starts exactly at its first column */
+        var origin = list.getBoundingClientRect().left, width = box.getBoundingClientRect().width, last = -1e9;
+        lefts = [];
+        Array.prototype.forEach.call(list.children, function (item) {
+          var left = item.getBoundingClientRect().left - origin;
+          if (left > last + 2) { lefts.push(left); last = left; }
+        });
+        if (!lefts.length) lefts = [0];
+        perPage = lefts.filter(function (left) { return left < width - 2; }).length || 1;
+        count = Math.max(1, Math.ceil(lefts.length / perPage));
+      }
+      var page = pager.page % count;
+      box.setAttribute("data-page", String(page));
+      box.setAttribute("data-page-count", String(count));
+      list.style.transform = page ? "translateX(" + (-lefts[page * perPage]) + "px)" : "";
+      if (label) label.textContent = count > 1 ? "page " + (page + 1) + " of " + count : "";
+    });
+    return root;
+  }
+
+  function turn(step) {
+    pager.page = Math.max(0, pager.page + step);
+    layout();
+  }
+
+  function startPager() {
+    var root = layout();
+    if (!root) return;
+    pager.seconds = parseInt(root.getAttribute("data-page-seconds"), 10) || 10;
+    var restart = function () {
+      clearInterval(pager.timer);
+      pager.timer = setInterval(function () { turn(1); }, pager.seconds * 1000);
+    };
+    restart();
+    document.addEventListener("keydown", function (e) {
+      var forward = ["ArrowRight", "ArrowDown", "PageDown", " "].indexOf(e.key) >= 0;
+      var back = ["ArrowLeft", "ArrowUp", "PageUp"].indexOf(e.key) >= 0;
+      if (!forward && !back) return;
+      e.preventDefault();
+      turn(forward ? 1 : -1);
+      restart();
+    });
+    document.addEventListener("click", function () { turn(1); restart(); });
+    window.addEventListener("resize", layout);
+    window.addEventListener("load", layout);
+  }
+
   function start() {
     setup(document);
+    startPager();
     setInterval(tick, 500);
     var box = document.querySelector("[data-refresh]");
     if (box && box.id) refresher(box);
