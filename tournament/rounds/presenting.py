@@ -96,3 +96,12 @@ def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
     if result.get("eliminated"):
         text += "; out in order: " + ", ".join(names.get(p, "?") for p in result["eliminated"])
     return text
+
+
+TIEBREAKER_WORDS = {
+    "OPP": "Opponents' points: the average points of the players you met, one count per meeting.",
+    "votes": "Votes: how many times players at your tables voted for you.",
+    "OMW%": "Opponents' match-win percentage: the average match-win rate of your opponents, each at least 33 %.",
+    "GW%": "Game-win percentage: the share of your games you won (a draw is a third), at least 33 %.",
+    "OGW%": "Opponents' game-win percentage: the average game-win rate of your opponents, each at least 33 %.",
+}

@@ -16,13 +16,13 @@ from ..lifecycle import state_version
 from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, private, refusal, refuse_into, staff_event,
                    staff_required, start_over)
 from . import operations as ops
-from .presenting import name_key, prize_rows, result_view, table_view, timer_info
+from .presenting import TIEBREAKER_WORDS, name_key, prize_rows, result_view, table_view, timer_info
 from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, RoundActionForm, SwapForm,
                     TableRefForm, VoteForm, duel_result_form, pod_result_form)
 
 bp = Blueprint("rounds", __name__)
 
-REFRESH_SECONDS = 5          # open pages ask every 5 s; an unchanged page is a 304
+REFRESH_SECONDS = 3          # open pages ask every 3 s (a change shows within 5 s); unchanged: a 304
 
 
 @bp.app_context_processor
@@ -51,7 +51,7 @@ def _rounds_page(event, status=200, error=None):
         prizes=prize_rows(event, names) if rounds else [],
         can_top_cut=event.mode == "duel" and (event.top_cut in (4, 8) or any(r.stage.startswith("top")
                                                                             for r in rounds)),
-        players_to_seat=len(ops.players_to_seat(event))), status
+        players_to_seat=len(ops.players_to_seat(event)), unready=ops.unready_decks(event)), status
 
 
 @bp.get("/events/<int:event_id>/rounds")
@@ -67,7 +67,7 @@ def _pair(event_id: int, pair, what: str):
     if not form.validate_on_submit():
         return _rounds_page(event, status=400, error=EXPIRED)
     try:
-        rnd = pair(event, g.user)
+        rnd = pair(event, g.user, form)
     except Refused as e:
         message, status = refusal(e)
         return _rounds_page(event, status=status, error=message)
@@ -78,13 +78,14 @@ def _pair(event_id: int, pair, what: str):
 @bp.post("/events/<int:event_id>/rounds")
 @staff_required
 def pair_round(event_id):
-    return _pair(event_id, ops.pair_next_round, "")
+    return _pair(event_id, lambda event, user, form: ops.pair_next_round(
+        event, user, override_decks=bool(form.override_decks.data)), "")
 
 
 @bp.post("/events/<int:event_id>/rounds/top-cut")
 @staff_required
 def pair_top_cut(event_id):
-    return _pair(event_id, ops.pair_top_cut_round, " ({stage})")
+    return _pair(event_id, lambda event, user, form: ops.pair_top_cut_round(event, user), " ({stage})")
 
 
 def _result_form(event, table, conditions, votes: bool, posted: bool = False):
@@ -189,8 +190,9 @@ def delete(event_id, number):
 
 
 def _repair(event, rnd):
+    """A new seed for a draft staff already reviewed, players without a legal deck included (logged again)."""
     ops.delete_draft(rnd, g.user)
-    return ops.pair_next_round(event, g.user)
+    return ops.pair_next_round(event, g.user, override_decks=True)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/repair")
@@ -276,9 +278,15 @@ def standings_page(event_id):
     tables = ops.scored_tables(event)       # once, for the standings and the prize leaders
     rows = ops.standings(event, tables)
     columns = list(rows[0].tiebreakers.keys()) if rows else []
-    return render_template("rounds/standings.html", event=event, rows=rows, names=names, columns=columns,
-                           votes=ops.event_uses_votes(event), prizes=prize_rows(event, names, tables), staff=staff,
-                           rounds=published, duel=event.mode == "duel")
+    seated = ops.ever_seated(event)
+    return render_template("rounds/standings.html", event=event, names=names, columns=columns,
+                           rows=[r for r in rows if r.player in seated],
+                           unplayed=[r for r in rows if r.player not in seated],
+                           dropped={r.id for r in event.registrations if r.dropped_at is not None},
+                           tiebreakers={c: TIEBREAKER_WORDS.get(c, "") for c in columns},
+                           votes=ops.event_uses_votes(event) and "votes" not in columns,
+                           prizes=prize_rows(event, names, tables), staff=staff, rounds=published,
+                           duel=event.mode == "duel")
 
 
 def _projector(event, rnd):
