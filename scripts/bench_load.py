@@ -7,7 +7,7 @@
    SQLite database (or the PostgreSQL database given, wiped first with --reset).
 2. Builds a pods event of `--clients` players with decklists and pairs round 1 as a draft.
 3. Every client opens its own player page (its own access code and cookies) within 10 s and polls it
-   the way the page's script does (its round box every 5 s, with the page's ETag), beside 5 projectors; then the
+   the way the page's script does (its round box every 3 s, with the page's ETag), beside 5 projectors; then the
    organizer publishes and starts round 1, which changes every page at once (the round start), and
    the polling goes on for `--seconds`.
 4. The result storm: at every table the first player reports, the others confirm and everyone votes,
@@ -39,7 +39,7 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-POLL_SECONDS = 5
+from tournament.rounds.views import REFRESH_SECONDS as POLL_SECONDS   # as often as the pages' script asks
 RAMP_SECONDS = 10         # the phones open their pages during check-in, within 10 s, before round 1 is
                           # published; publishing it changes every page at once: the round-start burst
 PROJECTORS = 5
@@ -171,7 +171,7 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
         await timed(opening, client, "GET", asset)
     tag = r.headers.get("ETag") if r is not None else None
     while time.time() < until:
-        await asyncio.sleep(POLL_SECONDS + random.uniform(-0.5, 0.5))
+        await asyncio.sleep(POLL_SECONDS + random.uniform(-0.3, 0.3))
         counted = stats if published.is_set() else opening
         r = await timed(counted, client, "GET", f"/p/{code}/round", headers={"If-None-Match": tag} if tag else {})
         if r is not None and r.status_code == 200:

@@ -25,7 +25,6 @@ from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, Copy
 
 bp = Blueprint("events", __name__)
 
-MAX_QUERY = 100
 
 
 # ----------------------------------------------------------------- helpers
@@ -65,7 +64,7 @@ def player_url(reg) -> str:
 def desk_query() -> str:
     """The search box's text without control characters, as the search reads it."""
     q = request.values.get("q", "")
-    return ops.printable(q).strip()[:MAX_QUERY] if isinstance(q, str) else ""
+    return ops.printable(q).strip()[:ops.MAX_SEARCH] if isinstance(q, str) else ""
 
 
 def desk_row(reg, deck: dict) -> dict:
@@ -373,7 +372,7 @@ def _desk_action(event_id: int, registration_id: int, action: str):
             return refused_json(e)
         return _desk(event, "", status=e.status, error=e.message)
     form = form_class() if body is None else form_class(formdata=body)
-    query = (form.q.data or "").strip()[:MAX_QUERY]
+    query = (form.q.data or "").strip()[:ops.MAX_SEARCH]
     run, message = DESK_ACTIONS[action]
     if not form.validate_on_submit():
         text = form_error_text(form)

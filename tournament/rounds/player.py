@@ -85,4 +85,18 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
         "vote_list": [(names.get(v.voter_id, "?"), names.get(v.votee_id, "?"))
                       for v in sorted(table.votes, key=lambda v: name_key(names.get(v.voter_id, "")))],
         "games": [("draw" if game.winner_id is None else names.get(game.winner_id, "?")) for game in table.games],
+        "score": _match_score(reg, table),
     }
+
+
+def _match_score(reg, table) -> str | None:
+    """The player's own view of a reported match in the usual wins–losses(–draws) notation: "You won 2–1"."""
+    if table.kind != "match" or not table.games:
+        return None
+    mine = sum(1 for g in table.games if g.winner_id == reg.id)
+    draws = sum(1 for g in table.games if g.winner_id is None)
+    theirs = len(table.games) - mine - draws
+    score = f"{mine}–{theirs}" + (f"–{draws}" if draws else "")
+    if mine == theirs:
+        return f"A draw, {score}"
+    return f"You {'won' if mine > theirs else 'lost'} {score}"
