@@ -30,11 +30,12 @@
     Array.prototype.forEach.call((root || document).querySelectorAll("[data-timer]"), function (node) {
       var ends = Date.parse(node.getAttribute("data-ends-at") || "");
       var serverNow = Date.parse(node.getAttribute("data-server-now") || "");
-      if (isNaN(ends) || node.getAttribute("data-finished")) return;
+      if (isNaN(ends) || node.getAttribute("data-finished") || node.getAttribute("data-paused")) return;
       timers.push({
         node: node,
         clock: node.querySelector("[data-clock]"),
         note: node.querySelector("[data-timer-note]"),
+        after: node.getAttribute("data-after-time") || "time!",
         ends: ends,
         offset: isNaN(serverNow) ? 0 : serverNow - Date.now()   // server time minus this browser's time
       });
@@ -47,7 +48,7 @@
     timers.forEach(function (t) {
       var left = Math.max(0, Math.ceil((t.ends - (now + t.offset)) / 1000));
       if (t.clock) t.clock.textContent = clockText(left);
-      if (t.note) t.note.textContent = left === 0 ? "time!" : "";
+      if (t.note) t.note.textContent = left === 0 ? t.after : "";
       t.node.classList.toggle("over", left === 0);
     });
   }

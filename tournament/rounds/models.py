@@ -26,6 +26,7 @@ class Round(db.Model):
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     ends_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     finished_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    paused_at = sa.Column(sa.DateTime(timezone=True), nullable=True)    # the clock stopped here; ends_at moves on resume
 
     event = db.relationship("Event")
     tables = db.relationship("GameTable", back_populates="round", cascade="all, delete-orphan",
@@ -50,6 +51,7 @@ class GameTable(db.Model):
     result_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     result_revision = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # bumps per version
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)  # the game (and its swap window) began
+    extra_minutes = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # a judge's time extension
     archenemy_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"),
                              nullable=True)    # an Archenemy pod's archenemy (scored as archenemy vs team)
 

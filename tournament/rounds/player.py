@@ -25,6 +25,7 @@ def player_round(reg) -> dict | None:
     if seat is None:
         return out
     table = seat.table
+    out["timer"] = timer_info(rnd, table)          # with the table's own extension
     names = {s.registration_id: s.registration.name for s in table.seats}
     view = table_view(table, names)
     out.update(table=table, view=view, bye=table.kind == "bye",

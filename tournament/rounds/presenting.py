@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from . import operations as ops
 
@@ -24,16 +24,32 @@ def iso_utc(value: datetime | None) -> str:
     return value.isoformat(timespec="seconds").replace("+00:00", "Z") if value else ""
 
 
-def timer_info(rnd) -> dict:
-    """What the page needs to show the round clock: the stored deadline and the server's time now."""
+def timer_info(rnd, table=None) -> dict:
+    """What the page needs to show the round clock: the stored deadline (a table's own when it has an
+    extension), the server's time now, and whether the clock is paused (then the time left stands)."""
     now = datetime.now(timezone.utc)
     ends = as_utc(rnd.ends_at) if rnd is not None else None
-    remaining = max(0, int((ends - now).total_seconds())) if ends else None
+    extra = (table.extra_minutes or 0) if table is not None else 0
+    if ends is not None and extra:
+        ends += timedelta(minutes=extra)
+    paused = as_utc(rnd.paused_at) if rnd is not None else None
+    remaining = max(0, int((ends - (paused or now)).total_seconds())) if ends else None
     return {"ends_at": iso_utc(ends), "now": iso_utc(now), "minutes": rnd.event.round_minutes if rnd else 0,
             "started": ends is not None, "finished": rnd is not None and rnd.status == "finished",
-            "remaining": remaining,
+            "remaining": remaining, "paused": paused is not None, "extra": extra,
+            "after_time": end_of_round_text(rnd.event) if rnd is not None else "",
             "text": clock_text(remaining) if remaining is not None else clock_text(60 * (rnd.event.round_minutes
                                                                                       if rnd else 0))}
+
+
+def end_of_round_text(event) -> str:
+    """What the players do when time is called. RULES.md and the seeds are silent: 1v1 follows the Magic
+    Tournament Rules (2.5: the active player finishes the turn, then five more turns); a pod finishes the
+    current turn, and whoever is still alive then survives."""
+    if event.mode == "duel":
+        return ("Time! The active player finishes this turn, then five more turns are played. A game still "
+                "going after them is a draw. Report the games.")
+    return "Time! Finish the current turn, then stop: everyone still alive survives. Report the result now."
 
 
 def clock_text(seconds: int) -> str:
