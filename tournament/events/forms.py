@@ -90,6 +90,7 @@ class EventForm(FlaskForm):
     bye_points = IntegerField("Points for a bye", validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
+    publish_decklists = BooleanField("Publish every decklist when the event has finished", default=False)
     prize_conditions = TextAreaField("Alternate prizes", validators=[Length(max=20_000, message="The prize list is too long.")])
 
     def __init__(self, *args, new: bool = False, **kwargs):
@@ -135,7 +136,7 @@ class EventForm(FlaskForm):
 SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
-            "top_cut", "bye_points", "hide_votes", "prize_conditions")
+            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists")
 
 
 def prize_text(conditions: list[dict]) -> str:

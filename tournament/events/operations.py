@@ -30,7 +30,7 @@ ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
-                "variant", "archenemy_win_points", "team_win_points")
+                "publish_decklists", "variant", "archenemy_win_points", "team_win_points")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -166,6 +166,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "bye_points": lambda v: None if v in (None, "") else _int(v, "bye_points", "Bye points", 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
+        "publish_decklists": lambda v: _bool(v, "publish_decklists", "Publishing the decklists"),
         "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
@@ -292,6 +293,10 @@ def copy_event(event: Event, user: User, name: str | None = None) -> Event:
     return copy
 
 
+def decklists_public(event: Event) -> bool:
+    return event.status == "finished" and bool(event.publish_decklists)
+
+
 def events_for(user: User) -> list[Event]:
     stmt = sa.select(Event).order_by(Event.date.desc().nulls_last(), Event.id.desc())
     if user.role == "organizer":
@@ -416,6 +421,19 @@ def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
     require_staff(user, reg.event)
     reg.dropped_at = None if undo else (reg.dropped_at or utcnow())
     log(reg.event, actor_name(user), "drop.undo" if undo else "drop", registration=reg.id)
+    return reg
+
+
+def drop_self(reg: Registration, confirmed: bool) -> Registration:
+    """A player leaves the event from their own page; only staff can bring them back."""
+    if not confirmed:
+        raise Refused("Tick “Yes, drop me” to leave the event.", field="confirm")
+    if reg.event.status == "finished":
+        raise Refused("The event has finished.", status=409)
+    if reg.dropped_at is not None:
+        raise Refused("You have already dropped from this event.", status=409)
+    reg.dropped_at = utcnow()
+    log(reg.event, f"player:{reg.id}", "drop", registration=reg.id, by="the player")
     return reg
 
 

@@ -16,7 +16,8 @@ from markupsafe import Markup
 from ..auth.access import login_required
 from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
-from ..errors import Refused
+from ..errors import NotFound, Refused
+from ..rounds.presenting import name_key
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
                    refusal, refuse_into, refused_json, staff_event, staff_required)
 from . import operations as ops
@@ -268,6 +269,33 @@ def _player_page(reg, form=None, status=200):
 @polled(ops.version_for_code)
 def player_page(code):
     return _player_page(ops.registration_by_code(code))
+
+
+@bp.post("/p/<code>/drop")
+def player_drop(code):
+    reg = ops.registration_by_code(code)
+    form = ActionForm()
+    if not form.validate_on_submit():
+        flash(EXPIRED, "error")
+        return _player_page(reg, status=400)
+    try:
+        ops.drop_self(reg, request.form.get("confirm") == "yes")
+    except Refused as e:
+        message, status = refusal(e)
+        flash(message, "error")
+        return _player_page(reg, status=status)
+    flash("You have dropped from the event. If that was a mistake, talk to a judge.")
+    return redirect(url_for("events.player_page", code=reg.access_code))
+
+
+@bp.get("/events/<int:event_id>/decklists")
+def decklists(event_id):
+    """Every player's list: staff always; everyone once the event has finished, when it publishes them."""
+    event = ops.get_event(event_id)
+    if ops.staff_for(g.get("user"), event) is None and not ops.decklists_public(event):
+        raise NotFound("The decklists of this event are not public.")
+    regs = sorted((r for r in event.registrations if r.deck is not None), key=lambda r: name_key(r.name))
+    return render_template("events/decklists.html", event=event, regs=regs, ruleset=ruleset_name(event.ruleset))
 
 
 @bp.get("/p/<code>/round")

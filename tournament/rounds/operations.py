@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter, defaultdict
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload, subqueryload
@@ -371,6 +371,91 @@ def start_round(rnd: Round, user: User) -> Round:
     return rnd
 
 
+MAX_EXTENSION_MINUTES = 120
+
+
+def _running_clock(rnd: Round, user: User) -> None:
+    require_staff(user, rnd.event)
+    if rnd.status != "published" or rnd.started_at is None or rnd.ends_at is None:
+        raise Refused("The round clock is not running: start the round first.", status=409)
+
+
+def _minutes(value, what: str, lo: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= MAX_EXTENSION_MINUTES:
+        raise Refused(f"{what} must be a whole number of minutes from {lo} to {MAX_EXTENSION_MINUTES}.",
+                      field="minutes")
+    return value
+
+
+def pause_round(rnd: Round, user: User) -> Round:
+    """Stop the clock (a fire alarm, a venue problem): the time left is kept until it is resumed."""
+    _running_clock(rnd, user)
+    if rnd.paused_at is not None:
+        raise Refused("The round clock is already paused.", status=409)
+    rnd.paused_at = utcnow()
+    log(rnd.event, actor_name(user), "round.pause", round=rnd.number)
+    return rnd
+
+
+def resume_round(rnd: Round, user: User) -> Round:
+    """Start the clock again: the deadline moves on by the time it stood still."""
+    _running_clock(rnd, user)
+    if rnd.paused_at is None:
+        raise Refused("The round clock is not paused.", status=409)
+    stood = utcnow() - _aware(rnd.paused_at)
+    rnd.ends_at = _aware(rnd.ends_at) + stood
+    rnd.paused_at = None
+    log(rnd.event, actor_name(user), "round.resume", round=rnd.number, paused_seconds=int(stood.total_seconds()),
+        ends_at=rnd.ends_at.isoformat())
+    return rnd
+
+
+def extend_round(rnd: Round, user: User, minutes) -> Round:
+    """More time for every table (the round started late, a long announcement)."""
+    _running_clock(rnd, user)
+    minutes = _minutes(minutes, "The time added", 1)
+    rnd.ends_at = _aware(rnd.ends_at) + timedelta(minutes=minutes)
+    log(rnd.event, actor_name(user), "round.extend", round=rnd.number, minutes=minutes,
+        ends_at=rnd.ends_at.isoformat())
+    return rnd
+
+
+def extend_table(table: GameTable, user: User, minutes) -> GameTable:
+    """A table's own time extension (a judge call, a deck check): its clock ends that much later."""
+    _running_clock(table.round, user)
+    if table.kind == "bye":
+        raise Refused("A bye has no clock.", status=409)
+    minutes = _minutes(minutes, "A table's extension", 0)
+    before = table.extra_minutes or 0
+    table.extra_minutes = minutes
+    log(table.round.event, actor_name(user), "table.extend", round=table.round.number, table=table.number,
+        minutes=minutes, before=before)
+    return table
+
+
+def _aware(value):
+    """SQLite gives stored times back without their zone; they are UTC."""
+    return value if value is None or value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+
+
+def finish_event(event: Event, user: User) -> Event:
+    """The last round is over: results are final from now on (for staff too), the standings are the final
+    ones, and the decklists become public when the event says so."""
+    require_staff(user, event, organizer_only=True)
+    if event.status == "finished":
+        raise Refused("The event has already finished.", status=409)
+    rounds = rounds_of(event)
+    if not rounds:
+        raise Refused("No round has been played yet: there is nothing to finish.", status=409)
+    if rounds[-1].status != "finished":
+        raise Refused(f"Round {rounds[-1].number} is not finished yet: finish it (or delete its draft) first.",
+                      status=409)
+    event.status = "finished"
+    log(event, actor_name(user), "event.finish", rounds=len(rounds), decklists_public=bool(event.publish_decklists))
+    after_commit(backups.after_round, rounds[-1].number, "event-finished")
+    return event
+
+
 def missing_results(rnd: Round) -> list[GameTable]:
     return [t for t in rnd.tables if t.kind != "bye" and t.result_state is None]
 
@@ -479,6 +564,8 @@ def why_not_report(table: GameTable, staff: bool) -> str | None:
     """None when a result may be reported now; else what to do instead."""
     if table.kind == "bye":
         return "A bye has no result to report."
+    if table.round.event.status == "finished":
+        return "The event has finished: its results are final."
     if staff:
         return None
     if table.round.status == "finished":
@@ -493,6 +580,8 @@ def why_not_report(table: GameTable, staff: bool) -> str | None:
 def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision: int | None = None) -> str | None:
     if table.kind == "bye" or table.result_state is None:
         return "There is no result to confirm yet."
+    if table.round.event.status == "finished":
+        return "The event has finished: its results are final."
     if table.round.status == "finished" and not staff:
         return "This round is finished; its results are final."
     if table.result_state == "disputed" and not staff:
@@ -505,6 +594,8 @@ def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision:
 def why_not_vote(table: GameTable, staff: bool) -> str | None:
     if table.kind != "pod" or not event_uses_votes(table.round.event):
         return "Votes are for pod games of events that score them."
+    if table.round.event.status == "finished":
+        return "The event has finished: its results are final."
     if table.round.status == "finished" and not staff:
         return "This round is finished; votes are closed."
     return None

@@ -82,6 +82,22 @@ def pair_round(event_id):
         event, user, override_decks=bool(form.override_decks.data)), "")
 
 
+@bp.post("/events/<int:event_id>/finish")
+@staff_required
+def finish_event(event_id):
+    event = staff_event(event_id)
+    form = RoundActionForm()
+    if not form.validate_on_submit():
+        return _rounds_page(event, status=400, error=EXPIRED)
+    try:
+        ops.finish_event(event, g.user)
+    except Refused as e:
+        message, status = refusal(e)
+        return _rounds_page(event, status=status, error=message)
+    flash("The event has finished: the results are final and these are the final standings.")
+    return redirect(url_for("rounds.standings_page", event_id=event.id))
+
+
 @bp.post("/events/<int:event_id>/rounds/top-cut")
 @staff_required
 def pair_top_cut(event_id):
@@ -98,33 +114,61 @@ def _result_form(event, table, conditions, votes: bool, posted: bool = False):
                            with_archenemy=event.variant == "archenemy" or table.archenemy_id is not None, **kwargs)
 
 
+TABLE_FILTERS = {
+    "all": lambda t: True,
+    "missing": lambda t: t.kind != "bye" and t.result_state is None,
+    "disputed": lambda t: t.result_state == "disputed",
+    "unconfirmed": lambda t: t.result_state in ("reported", "disputed"),
+    "extended": lambda t: bool(t.extra_minutes),
+}
+FILTER_LABELS = {"all": "All tables", "missing": "Missing results", "unconfirmed": "Not confirmed",
+                 "disputed": "Disputed", "extended": "With an extension"}
+
+
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
     ops.with_tables(rnd)            # every table with its seats and results: a fixed number of queries
     names = _names(event)
     votes = ops.event_uses_votes(event)
     conditions = event.prize_conditions or []
-    tables = [table_view(t, names) for t in rnd.tables]
+    show = request.args.get("show") if request.args.get("show") in TABLE_FILTERS else "all"
+    wanted = TABLE_FILTERS[show]
+    shown = [t for t in rnd.tables if wanted(t) or (table_error is not None and t.number == table_error)]
+    tables = [table_view(t, names) for t in shown]
     forms = {}
     if rnd.status != "draft":
-        for t in rnd.tables:
+        for t in shown:
             if t.kind == "bye":
                 continue
             if table_form is not None and table_error == t.number:
                 forms[t.number] = table_form
             else:
                 forms[t.number] = _result_form(event, t, conditions, votes)
-    seated = sorted(((s["id"], f"{s['name']} (table {t['number']}, seat {s['seat']})")
-                     for t in tables for s in t["seats"]), key=lambda x: name_key(x[1]))
+    seated = sorted(((s.registration_id, f"{names.get(s.registration_id, '?')} (table {t.number}, seat {s.seat})")
+                     for t in rnd.tables for s in t.seats), key=lambda x: name_key(x[1]))
     if swap_form is None:
         swap_form = SwapForm(formdata=None)
     swap_form.fill(seated)
-    results = {t.number: result_view(t, names) for t in rnd.tables if t.kind != "bye"}
+    results = {t.number: result_view(t, names) for t in shown if t.kind != "bye"}
     return render_template(
-        "rounds/round.html", event=event, rnd=rnd, tables=tables, forms=forms, error=error,
+        "rounds/round.html", event=event, rnd=rnd, tables=tables, forms=forms, error=error, show=show,
+        table_count=len(rnd.tables), filters=FILTER_LABELS,
         action_form=RoundActionForm(formdata=None), swap_form=swap_form, results=results,
         missing=ops.missing_results(rnd) if rnd.status == "published" else [],
         unconfirmed=ops.unconfirmed_results(rnd) if rnd.status == "published" else [],
         clock=timer_info(rnd), votes=votes, names=names), status
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/jump")
+@staff_required
+def jump_to_table(event_id, number):
+    """The "Go to table" box: the round page at that table (works without the page's script)."""
+    event = staff_event(event_id)
+    rnd = ops.get_round(event, number)
+    raw = request.args.get("table", "").strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+        raise Refused("Enter a table number, like 12.", field="table")
+    table = ops.get_table(rnd, int(raw))
+    return redirect(url_for("rounds.round_page", event_id=event.id, number=rnd.number) + f"#table-{table.number}")
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>")
@@ -156,6 +200,43 @@ def _round_action(event_id, number, run, message, back_to_list=False):
 def publish(event_id, number):
     return _round_action(event_id, number, lambda e, r: ops.publish_round(r, g.user),
                          "Round {number} is published: players see their tables now.")
+
+
+def _whole_minutes():
+    """The minutes field as a number for the operation, which says what is allowed; junk is a refusal."""
+    raw = (request.form.get("minutes") or "").strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
+        raise Refused("Enter the minutes as a whole number, like 5.", field="minutes")
+    return int(raw)
+
+
+CLOCK_ACTIONS = {
+    "pause": (lambda r: ops.pause_round(r, g.user), "Round {number}: the clock is paused."),
+    "resume": (lambda r: ops.resume_round(r, g.user), "Round {number}: the clock runs again."),
+    "extend": (lambda r: ops.extend_round(r, g.user, _whole_minutes()), "Round {number}: time added."),
+}
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/clock")
+@staff_required
+def clock(event_id, number):
+    """Pause, resume, or add minutes to the whole round: the deadline on the server moves, every clock follows."""
+    run, message = CLOCK_ACTIONS.get(request.form.get("action"), (None, ""))
+    if run is None:
+        return _round_action(event_id, number, _unknown_clock_action, "")
+    return _round_action(event_id, number, lambda e, r: run(r), message)
+
+
+def _unknown_clock_action(event, rnd):
+    raise Refused("Choose pause, resume or add time.")
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/extension")
+@staff_required
+def extend_table(event_id, number, table_number):
+    return _round_action(event_id, number,
+                         lambda e, r: ops.extend_table(ops.get_table(r, table_number), g.user, _whole_minutes()),
+                         f"Table {table_number}: its extension is set.")
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/start")
