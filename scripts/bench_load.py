@@ -170,6 +170,8 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
     for asset in ("/static/style.css", "/static/rounds.js"):
         await timed(opening, client, "GET", asset)
     tag = r.headers.get("ETag") if r is not None else None
+    if r is not None and "Your round: round 1" in r.text:       # opened slowly enough to see round 1 already
+        updated.setdefault(code, time.time())
     while time.time() < until:
         await asyncio.sleep(POLL_SECONDS + random.uniform(-0.3, 0.3))
         counted = stats if published.is_set() else opening

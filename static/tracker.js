@@ -110,32 +110,31 @@
       box.appendChild(d);
     });
 
+    /* General damage taken, in each player's own box: one line per opposing general with +1 and +5
+     * (Undo takes a tap back), so it fits a 390 px phone at any table size. */
     var damage = {};
     st.general_damage.forEach(function (g) { damage[g.victim + ":" + g.owner + ":" + g.general] = g.damage; });
-    var t = el("table", null, "gd");
-    var hr = el("tr");
-    hr.appendChild(el("th", ""));
-    st.players.forEach(function (o) {
-      o.generals.forEach(function (gen) { hr.appendChild(el("th", o.name + " · " + gen.name)); });
-    });
-    t.appendChild(hr);
     st.players.forEach(function (v) {
-      var tr = el("tr");
-      tr.appendChild(el("th", v.name));
+      var list = el("div", null, "gd-list");
+      list.appendChild(el("span", "General damage taken (" + st.general_damage_limit + " from one general is lethal):", "hint"));
       st.players.forEach(function (o) {
+        if (o.id === v.id) { return; }
         o.generals.forEach(function (gen) {
-          var td = el("td");
-          var n = damage[v.id + ":" + o.id + ":" + gen.index] || 0;
-          var b = button(String(n), "gd-" + v.id + "-" + o.id + "-" + gen.index,
-            {action: "general_damage", victim: v.id, owner: o.id, general: gen.index, amount: 1});
-          td.appendChild(b);
-          tr.appendChild(td);
+          var key = v.id + "-" + o.id + "-" + gen.index;
+          var line = el("div", null, "row gd-line");
+          line.appendChild(el("span", o.name + " · " + gen.name, "gd-from"));
+          var count = el("strong", String(damage[v.id + ":" + o.id + ":" + gen.index] || 0), "gd-count");
+          count.setAttribute("data-test", "gdn-" + key);
+          line.appendChild(count);
+          line.appendChild(button("+1", "gd-" + key,
+            {action: "general_damage", victim: v.id, owner: o.id, general: gen.index, amount: 1}));
+          line.appendChild(button("+5", "gd5-" + key,
+            {action: "general_damage", victim: v.id, owner: o.id, general: gen.index, amount: 5}));
+          list.appendChild(line);
         });
       });
-      t.appendChild(tr);
+      document.getElementById("player-" + v.id).appendChild(list);
     });
-    var gd = document.getElementById("tracker-gd");
-    gd.replaceChildren(t);
 
     var log = document.getElementById("tracker-log");
     log.replaceChildren();

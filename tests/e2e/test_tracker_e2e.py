@@ -70,14 +70,20 @@ def test_phone_taps_life_and_general_damage(live_server, browser_factory):
     wait_for(lambda: life_of(me) == "34")
     tap(f'[data-test="life-plus-{me}"]')
     wait_for(lambda: life_of(me) == "35")
-    cell = f'[data-test="gd-{victim}-{me}-0"]'
+    plus, five, cell = (f'[data-test="{kind}-{victim}-{me}-0"]' for kind in ("gd", "gd5", "gdn"))
     for n in range(1, 4):
-        tap(cell)
+        tap(plus)
         wait_for(lambda: browser.find_element(By.CSS_SELECTOR, cell).text == str(n))
     wait_for(lambda: life_of(victim) == "37")
+    tap(five)                                         # general damage by 5, not five taps
+    wait_for(lambda: browser.find_element(By.CSS_SELECTOR, cell).text == "8")
+    wait_for(lambda: life_of(victim) == "32")
+    tap("#tracker-undo")
+    wait_for(lambda: browser.find_element(By.CSS_SELECTOR, cell).text == "3")
     tap("#tracker-undo")
     wait_for(lambda: browser.find_element(By.CSS_SELECTOR, cell).text == "2")
     wait_for(lambda: life_of(victim) == "38")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390   # no sideways scrolling
     assert browser.find_element(By.ID, "tracker-msg").text == ""
     width = browser.execute_script("return document.documentElement.clientWidth")
     assert width <= 400

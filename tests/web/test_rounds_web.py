@@ -465,7 +465,7 @@ def test_staff_results_missing_list_correction_and_finish(client, public, db, po
     assert f"Tables still missing a result ({len(tables) - 1})" in page
     assert f'href="#table-{t1.number}"' not in page.split('id="missing"', 1)[1].split("</section>", 1)[0]
     # the stored result is shown in the form again
-    form = page.split(f'id="table-{t1.number}"', 1)[1].split("</form>", 1)[0]
+    form = page.split(f'id="table-{t1.number}"', 1)[1].split("</article>", 1)[0]
     assert re.search(rf'value="{a}" id="t{t1.number}-survivors-{a}" checked', form)
     assert "Correct the result" in form
     # a correction is logged with before and after

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Screenshots of the pages people use on the day, at phone, laptop and projector sizes, into docs/screenshots/.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+
+Starts the server scripts/run uses on a fresh SQLite database in a temporary folder, builds a 64-player pods
+event with decklists and sideboards (names in several scripts), pairs and starts round 1, then opens each
+page in headless Chromium (Debian's chromium + chromium-driver, as the browser tests) and saves a PNG.
+Needs requirements-dev.txt (selenium).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PASSWORD = "correct horse battery staple"
+SIZES = {"phone": (390, 844), "laptop": (1366, 768), "projector": (1920, 1080)}
+
+SETUP = r'''
+import json, sys
+import sqlalchemy as sa
+from tournament import create_app
+from tournament.auth.models import User
+from tournament.events import operations as events
+from tournament.extensions import db
+from tournament.rounds import operations as rounds
+deck = open("tournament/data/demo_decks/kenrith.txt", encoding="utf-8").read().rstrip()
+deck += "\n\nSideboard\n1 Lightning Bolt\n1 Grindstone\n1 Utter End\n"
+first = ["Šárka", "山田", "Olga", "محمد", "Zoë", "Jan", "王", "Léa"]
+last = ["Dvořáková", "太郎", "Novak", "الراشد", "Müller", "Svoboda", "小明", "García"]
+app = create_app()
+with app.app_context():
+    olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
+    event = events.create_event(olga, {"name": "Saturday EDH", "ruleset": "edh-2010", "venue": "The Game Shop"})
+    regs = [events.register_player(event, {"name": f"{first[i % 8]} {last[(i // 8) % 8]}",
+                                           "decklist": deck}, user=olga) for i in range(64)]
+    for reg in regs[:60]:
+        events.check_in(reg, olga)
+    rnd = rounds.pair_next_round(event, olga, seed=2026)
+    rounds.publish_round(rnd, olga)
+    rounds.start_round(rnd, olga)
+    table = rnd.tables[0]
+    rounds.report_pod_result(table, [table.seats[0].registration_id], user=olga)
+    db.session.commit()
+    print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code}))
+'''
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp: Path) -> tuple[subprocess.Popen, str, dict]:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'shots.sqlite'}", "SECRET_KEY": "screenshots",
+           "INSTANCE_PATH": str(tmp), "FLASK_APP": "wsgi"}
+    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
+    for args in (["db", "upgrade"], ["cards", "starter"],
+                 ["user", "create", "Olga", "--role", "organizer", "--password", PASSWORD]):
+        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True, text=True)
+    import json
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    port = free_port()
+    env["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port)], env=env, cwd=REPO,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, base, data
+
+
+def browser(width: int, height: int, mobile: bool):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                 f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    if mobile:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                              "pixelRatio": 1.0}})
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    driver.set_window_size(width, height)
+    return driver
+
+
+def log_in(driver, base: str) -> None:
+    from selenium.webdriver.common.by import By
+    driver.get(base + "/auth/login")
+    driver.find_element(By.NAME, "name").send_keys("Olga")
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    time.sleep(0.5)
+
+
+def shoot(driver, url: str, path: Path) -> None:
+    driver.get(url)
+    time.sleep(1.0)                          # the clocks tick, the projector lays out its pages
+    driver.save_screenshot(str(path))
+    print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
+    args = p.parse_args()
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="screenshots-"))
+    server, base, data = start_server(tmp)
+    event, code = data["event"], data["code"]
+    player_pages = {"player": f"/p/{code}", "swap": f"/p/{code}/swap", "tracker": f"/p/{code}/tracker"}
+    staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
+                   "standings": f"/events/{event}/standings"}
+    try:
+        for size in ("phone", "laptop"):
+            width, height = SIZES[size]
+            driver = browser(width, height, mobile=size == "phone")
+            try:
+                for name, path in player_pages.items():
+                    shoot(driver, base + path, out / f"{name}-{size}.png")
+                log_in(driver, base)
+                for name, path in staff_pages.items():
+                    shoot(driver, base + path, out / f"{name}-{size}.png")
+            finally:
+                driver.quit()
+        driver = browser(*SIZES["projector"], mobile=False)
+        try:
+            shoot(driver, f"{base}/events/{event}/projector", out / "projector-64-players.png")
+        finally:
+            driver.quit()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
