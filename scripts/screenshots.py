@@ -110,8 +110,18 @@ def log_in(driver, base: str) -> None:
 
 
 def shoot(driver, url: str, path: Path) -> None:
+    from selenium.webdriver.common.by import By
     driver.get(url)
     time.sleep(1.0)                          # the clocks tick, the projector lays out its pages
+    start = driver.find_elements(By.ID, "tracker-start")
+    if start and start[0].is_displayed():    # the tracker: show a game under way, not its setup
+        start[0].click()
+        time.sleep(1.0)
+        for test in ("life-minus5-", "gd-"):
+            buttons = driver.find_elements(By.CSS_SELECTOR, f'[data-test^="{test}"]')
+            if buttons:
+                buttons[0].click()
+                time.sleep(0.5)
     driver.save_screenshot(str(path))
     print(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
 
