@@ -36,6 +36,7 @@ class Config:
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
+    REDIS_URL: str | None = None      # shared rendered pages for every worker (tournament.page_cache)
 
     @classmethod
     def from_env(cls) -> dict:
@@ -46,6 +47,8 @@ class Config:
             out["SECRET_KEY"] = key
         if public := os.environ.get("PUBLIC_URL"):
             out["PUBLIC_URL"] = public.rstrip("/")
+        if redis_url := os.environ.get("REDIS_URL"):
+            out["REDIS_URL"] = redis_url
         if (proxies := os.environ.get("TRUSTED_PROXIES", "")).isdigit():
             out["TRUSTED_PROXIES"] = int(proxies)
         return out

@@ -8,9 +8,7 @@ a refusal, so the page shows what is stored, not what was refused.
 from __future__ import annotations
 
 import re
-import threading
 import time
-from collections import OrderedDict
 from datetime import datetime, timezone
 from functools import wraps
 
@@ -19,6 +17,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
+from . import page_cache
 from .errors import Refused
 from .extensions import db
 
@@ -183,13 +182,6 @@ def register_health(app) -> None:
 # ----------------------------------------------------------------- pages that open phones poll
 
 VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half hour (its form tokens age)
-RENDERED_MAX = 256
-_rendered_lock = threading.Lock()
-
-
-def _rendered() -> OrderedDict:
-    """The app's shared copies of pages every visitor sees alike (one app, one database)."""
-    return current_app.extensions.setdefault("rendered_pages", OrderedDict())
 
 
 def _etag(version: int) -> str:
@@ -213,7 +205,7 @@ def polled(version_of, shared: bool = False):
                 response.set_etag(tag, weak=True)
                 return response
             g.page_etag = f'W/"{tag}"'
-            key = (request.endpoint, request.full_path, tag) if shared and g.get("user") is None else None
+            key = f"{request.endpoint}|{request.full_path}|{tag}" if shared and g.get("user") is None else None
             response = _cached(key) if key else None
             if response is None:
                 response = current_app.make_response(view(*args, **kwargs))
@@ -228,11 +220,7 @@ def polled(version_of, shared: bool = False):
 
 
 def _cached(key):
-    with _rendered_lock:
-        pages = _rendered()
-        hit = pages.get(key)
-        if hit is not None:
-            pages.move_to_end(key)
+    hit = page_cache.pages().get(key)
     if hit is None:
         return None
     body, headers = hit
@@ -251,8 +239,4 @@ def _server_now(body: bytes) -> bytes:
 def _remember(key, response) -> None:
     body = response.get_data()
     headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-length", "set-cookie")]
-    with _rendered_lock:
-        pages = _rendered()
-        pages[key] = (body, headers)
-        while len(pages) > RENDERED_MAX:
-            pages.popitem(last=False)
+    page_cache.pages().put(key, body, headers)
