@@ -174,12 +174,14 @@ class PrintDocument:
 
     # -- helpers for subclasses
     def table(self, rows, widths, header: bool = True, zebra: bool = False, extra=(), repeat: bool = True,
-              nosplit: bool = False) -> Table:
+              nosplit: bool = False, rules: bool = True) -> Table:
+        """`rules`: a thin line under every row (off for a boxed slip, whose border must stay unbroken)."""
         t = Table(rows, colWidths=widths, repeatRows=1 if header and repeat else 0, hAlign="LEFT")
         cmds = [("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-                ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                ("LINEBELOW", (0, 0), (-1, -1), 0.25, GRID)]
+                ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]
+        if rules:
+            cmds.append(("LINEBELOW", (0, 0), (-1, -1), 0.25, GRID))
         if header:
             cmds += [("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black)]
         if zebra and len(rows) > 2:

@@ -225,9 +225,8 @@ class PrizeSlips(PrintDocument):
             rows = [[para(self.info.event_name, "center")], [para(slip.title, "h2")], [para(slip.name, "huge")],
                     [para(slip.detail, "center")],
                     [para("Handed over by: ________________   Received (signature): ________________", "small")]]
-            box = self.table(rows, [w], header=False, nosplit=True,
+            box = self.table(rows, [w], header=False, nosplit=True, rules=False,
                              extra=[("BOX", (0, 0), (-1, -1), 1, colors.black),
-                                    ("LINEBELOW", (0, 0), (-1, -1), 0, colors.white),
                                     ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                                     ("TOPPADDING", (0, 0), (-1, -1), 5)])
             if i:
