@@ -27,6 +27,7 @@ PG_URL = database_url_from_env(os.environ.get("TEST_DATABASE_URL"))
 # Every app a test makes, here or in a subprocess (CLI runs, e2e set-up scripts), keeps its signing key and
 # backups in a temporary folder, never in the checkout's instance/.
 os.environ["INSTANCE_PATH"] = tempfile.mkdtemp(prefix="edh-tests-instance-")
+os.environ["TZ"] = "UTC"           # a new event takes the machine's zone: the tests' machine is on UTC
 
 
 def _make_app(uri: str, tmp_path: Path):

@@ -31,7 +31,7 @@ def settings(**overrides) -> dict:
             "round_minutes": "90", "decklist_deadline": "2026-12-05T10:00", "paper_size": "A4",
             "status": "registration", "variant": "none", "archenemy_win_points": "3", "team_win_points": "1",
             "leftover_policy": "threes", "top_cut": "0", "bye_points": "", "hide_votes": "y",
-            "prize_conditions": "Most damage in one hit | highest\r\nMost tokens | total"}
+            "prize_conditions": "Most damage in one hit | highest\r\nMost tokens | total", "timezone": "UTC"}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -94,7 +94,7 @@ def test_create_event_with_every_setting(client, db, organizer, login):
                  "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                  "paper_size", "status", "variant", "archenemy_win_points", "team_win_points"):
         assert f'name="{name}"' in form, name
-    assert 'value="180"' in form and "(UTC)" in form
+    assert 'value="180"' in form and 'selected value="UTC"' in form      # the machine's zone by default
     assert 'value="edh-czech"' in form and 'value="commander"' in form   # every ruleset is offered
 
     response = client.post("/events/new", data=settings(pod_size="5", swap_seconds="120", paper_size="Letter"))
@@ -142,7 +142,7 @@ def test_duel_event_gets_mtr_scoring_by_default(client, db, organizer, login):
     ({"team_win_points": ""}, "Team win points must be a whole number from 0 to 100."),
     ({"paper_size": "<b>A3</b>"}, "Choose one of: A4, Letter."),
     ({"date": "next friday"}, "The date must look like 2026-12-05."),
-    ({"decklist_deadline": "soon"}, "The decklist deadline must look like 2026-12-05T10:00 (UTC)."),
+    ({"decklist_deadline": "soon"}, "The decklist deadline must look like 2026-12-05T10:00 (the event&#39;s time zone)."),
     ({"banlist_add": "Sol Ring\n\x07Bell"}, "contains control characters"),
     ({"banlist_add": "\n".join(f"Card {i}" for i in range(501))}, "lists 501 cards; the limit is 500"),
     ({"banlist_remove": "x" * MB}, "The banlist removals are too long."),

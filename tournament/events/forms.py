@@ -6,7 +6,7 @@ is allowed and their refusals are mapped back onto these fields.
 """
 from __future__ import annotations
 
-from datetime import timezone
+from zoneinfo import ZoneInfo
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -16,6 +16,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ..decks.rulesets import list_rulesets
 from ..scoring import default_prize_conditions
+from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
 MODE_LABELS = {"pods": "Pods (multiplayer)", "duel": "Duel (1v1, best of three)"}
@@ -40,6 +41,14 @@ class ChoiceField(SelectField):
         if self.data not in {c.value for c in choices}:
             allowed = ", ".join(c.label for c in choices if c.value != "") or "none"
             raise ValidationError(f"Choose one of: {allowed}.")
+
+
+class ZoneField(SelectField):
+    """The event's time zone, one of the IANA names (some 600: the refusal names none of them)."""
+
+    def pre_validate(self, form):
+        if not valid_zone(self.data):
+            raise ValidationError("Unknown time zone: choose one like Europe/Prague, Asia/Tokyo or UTC.")
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -75,9 +84,10 @@ class EventForm(FlaskForm):
     scoring_profile = ChoiceField("Scoring profile")
     round_minutes = whole_number("The round length (minutes)", 10, 600, 90)
     decklist_deadline = DateTimeLocalField(
-        "Decklist deadline (UTC)", validators=[Optional()], tz=timezone.utc,
+        "Decklist deadline", validators=[Optional()],
         format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
-        invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (UTC).")
+        invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (the event's time zone).")
+    timezone = ZoneField("Time zone")
     paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
     status = ChoiceField("Status", choices=options((s, STATUS_LABELS[s]) for s in STATUSES), default="registration")
     variant = ChoiceField("Variant", choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
@@ -100,7 +110,10 @@ class EventForm(FlaskForm):
         if new:
             scoring.insert(0, ("", "The mode's default (democratic for pods, MTR for duel)"))
         self.scoring_profile.choices = options(scoring)
+        self.timezone.choices = options((z, z.replace("_", " ")) for z in zone_names())
         self.new = new
+        if new and not self.is_submitted():
+            self.timezone.data = machine_zone()
         if new and not self.is_submitted():
             self.prize_conditions.data = prize_text(default_prize_conditions())
 
@@ -117,6 +130,8 @@ class EventForm(FlaskForm):
             if name not in ("banlist_add", "banlist_remove", "prize_conditions"):
                 getattr(self, name).data = getattr(event, name)
         self.bye_points.data = None if event.bye_points is None else int(event.bye_points)
+        deadline = local(event.decklist_deadline, event)
+        self.decklist_deadline.data = deadline.replace(tzinfo=None) if deadline else None
         self.banlist_add.data = "\n".join(event.banlist_add or [])
         self.banlist_remove.data = "\n".join(event.banlist_remove or [])
         self.prize_conditions.data = prize_text(event.prize_conditions or [])
@@ -128,6 +143,8 @@ class EventForm(FlaskForm):
         data["banlist_add"] = data["banlist_add"] or ""
         data["banlist_remove"] = data["banlist_remove"] or ""
         data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")
+        if data["decklist_deadline"] is not None and valid_zone(data["timezone"]):
+            data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))
         if self.new and not data["scoring_profile"]:
             del data["scoring_profile"]
         return data
@@ -136,7 +153,7 @@ class EventForm(FlaskForm):
 SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
-            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists")
+            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone")
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from ..auth.models import User
+from ..timezones import machine_zone, valid_zone
 from ..cards.models import utcnow
 from ..cards.names import name_key
 from ..cards.repository import DbCardPool
@@ -30,7 +31,7 @@ ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
-                "publish_decklists", "variant", "archenemy_win_points", "team_win_points")
+                "publish_decklists", "timezone", "variant", "archenemy_win_points", "team_win_points")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -167,6 +168,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
         "publish_decklists": lambda v: _bool(v, "publish_decklists", "Publishing the decklists"),
+        "timezone": lambda v: _zone(v),
         "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
@@ -177,6 +179,12 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         elif not partial and key in ("name", "ruleset"):
             raise Refused(f"The {key.replace('_', ' ')} is required.", field=key)
     return out
+
+
+def _zone(value) -> str:
+    if not valid_zone(value):
+        raise Refused("Unknown time zone: use a name like Europe/Prague, Asia/Tokyo or UTC.", field="timezone")
+    return value
 
 
 def _prize_conditions(value) -> list[dict]:
@@ -253,6 +261,7 @@ def create_event(organizer: User, data: dict) -> Event:
         fields["scoring_profile"] = "mtr"
     if "prize_conditions" not in fields:
         fields["prize_conditions"] = [{k: c[k] for k in ("id", "name", "kind")} for c in default_prize_conditions()]
+    fields.setdefault("timezone", machine_zone())
     event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()

@@ -11,6 +11,7 @@ from functools import lru_cache
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, flash, g, jsonify, make_response, redirect, render_template, request, url_for
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from ..auth.access import login_required
@@ -18,6 +19,7 @@ from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
 from ..rounds.presenting import name_key
+from ..timezones import clock_text, local_text
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
                    refusal, refuse_into, refused_json, staff_event, staff_required)
 from . import operations as ops
@@ -95,20 +97,26 @@ def annotate(text: str, findings: list[dict]) -> tuple[list[tuple[int, str, list
     return [(i, line, by_line.get(i, [])) for i, line in enumerate(lines, 1)], general
 
 
-def utc_text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(timezone.utc)
-        return value.strftime("%Y-%m-%d %H:%M UTC")
-    return value.isoformat()
+def _event_in(ctx):
+    return ctx.get("event") or getattr(ctx.get("reg"), "event", None)
+
+
+@pass_context
+def when(ctx, value, seconds: bool = False) -> str:
+    """A stored time on the page's event's clock ("2026-12-05 10:30 CET"); UTC where there is no event."""
+    return local_text(value, _event_in(ctx), seconds)
+
+
+@pass_context
+def clock_at(ctx, value) -> str:
+    """A time of day on the event's clock ("10:30:15 CET")."""
+    return clock_text(value, _event_in(ctx))
 
 
 @bp.app_context_processor
 def _labels():
     return {"MODE_LABELS": MODE_LABELS, "SCORING_LABELS": SCORING_LABELS, "STATUS_LABELS": STATUS_LABELS,
-            "utc_text": utc_text}
+            "when": when, "clock_at": clock_at}
 
 
 def ruleset_name(ruleset_id: str) -> str:

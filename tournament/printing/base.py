@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import timezone
 from io import BytesIO
 
+from zoneinfo import ZoneInfo
+
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
@@ -18,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
 
 from . import fonts
+from ..timezones import valid_zone
 from .data import DocInfo
 
 rl_config.useA85 = 0          # binary streams: smaller files, and no slow pure-Python ASCII85 step
@@ -145,9 +148,10 @@ class PrintDocument:
         canvas.setLineWidth(0.5)
         canvas.line(MARGIN, h - MARGIN - HEADER + 3 * mm, w - MARGIN, h - MARGIN - HEADER + 3 * mm)
         printed = self.info.printed_at
-        if printed.tzinfo is not None:
-            printed = printed.astimezone(timezone.utc)
-        stamp = "Printed " + printed.strftime("%Y-%m-%d %H:%M") + " UTC"
+        if printed.tzinfo is None:
+            printed = printed.replace(tzinfo=timezone.utc)
+        zone = ZoneInfo(self.info.zone) if valid_zone(self.info.zone) else timezone.utc
+        stamp = "Printed " + printed.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
         fonts.draw_string(canvas, MARGIN, MARGIN, stamp, 8)
         fonts.draw_string(canvas, w - MARGIN, MARGIN, f"Page {doc.page}", 8, align="right")
         if self.info.round_number is not None:

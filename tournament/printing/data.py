@@ -17,6 +17,7 @@ class DocInfo:
     round_number: int | None = None
     printed_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     stage: str = ""                        # "top8" ... shown next to the round
+    zone: str = "UTC"                      # the event's time zone: the "Printed" stamp is on its clock
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from ..errors import NotFound, Refused
 from ..events.models import Event
 from ..rounds import operations as rounds
 from ..scoring import get_profile
+from ..timezones import local_text
 from . import data as d
 from .documents import DOCUMENTS, PrintDocument, name_key, ordinal
 from .fonts import FontsMissing, register_fonts
@@ -62,7 +63,8 @@ def parse_round(value) -> int | None:
 def _info(event: Event, rnd=None, now: datetime | None = None) -> d.DocInfo:
     return d.DocInfo(event_name=event.name, paper_size=event.paper_size or "A4",
                      round_number=rnd.number if rnd is not None else None,
-                     printed_at=now or datetime.now(timezone.utc), stage=getattr(rnd, "stage", "") or "")
+                     printed_at=now or datetime.now(timezone.utc), stage=getattr(rnd, "stage", "") or "",
+                     zone=event.timezone or "UTC")
 
 
 def _round(event: Event, number: int | None, required: bool):
@@ -196,7 +198,7 @@ def deck_sheet(reg, ruleset_name: str) -> d.DeckSheet:
     side = tuple(d.CardLine(e.count, e.name) for e in [*parsed.sideboard, *parsed.companions])
     generals = tuple(result.get("commanders") or [e.name for e in parsed.commanders])
     findings = tuple((str(f.get("severity", "")), str(f.get("message", ""))) for f in result.get("findings") or [])
-    submitted = deck.submitted_at.strftime("%Y-%m-%d %H:%M") + " UTC" if deck.submitted_at else ""
+    submitted = local_text(deck.submitted_at, reg.event)
     return d.DeckSheet(reg.name, ruleset_name, "legal" if deck.legal else "illegal", generals, main, side,
                        _summary_text(result, deck.legal), findings, submitted,
                        main_count=sum(e.count for e in parsed.main),

@@ -36,6 +36,7 @@ from ..errors import NotFound, Refused
 from ..events.models import Registration
 from ..events.operations import actor_name, log, staff_for
 from ..extensions import db
+from ..timezones import clock_text
 from ..rounds.models import DuelGame, GameTable
 from . import domain
 from .domain import DeckLists, Pair, SwapError
@@ -227,8 +228,8 @@ def _closed_message(w: SwapWindow | None, table: GameTable, game: int) -> str:
         return f"Sideboarding for game {game} has not opened yet."
     if w.closed_at is not None:
         return f"Game {game} has started, so sideboarding for it is closed."
-    deadline = aware(w.deadline)
-    return (f"The swap window for table {table.number} closed at {deadline:%H:%M:%S} UTC "
+    deadline = clock_text(w.deadline, table.round.event)
+    return (f"The swap window for table {table.number} closed at {deadline} "
             f"({table.round.event.swap_seconds} seconds after the game started). Swaps are no longer accepted; "
             f"if something went wrong, ask a judge.")
 
