@@ -148,6 +148,8 @@ def write_pdfs(event, pdf_dir: str) -> list[str]:
     written = []
     numbers = [r.number for r in rounds.rounds_of(event)]
     for slug, cls in DOCUMENTS.items():
+        if getattr(cls, "needs_public_url", False):
+            continue                     # the QR poster: a simulated event has no address phones could open
         for number in (numbers if cls.needs_round or cls.uses_round else [None]):
             pdf, name = build_document(event, slug, number)
             (out / name).write_bytes(pdf)

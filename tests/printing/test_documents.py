@@ -5,6 +5,7 @@ import unicodedata
 from datetime import datetime, timezone
 
 import pytest
+from flask import current_app
 
 from tournament.printing import operations as ops
 from tournament.printing.base import TextRows
@@ -125,6 +126,7 @@ def test_long_tables_split_across_pages_and_keep_pods_together():
 
 
 def test_each_document_renders_for_pods(pods_event):
+    current_app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"        # the QR poster points there
     now = datetime(2026, 5, 1, 18, 30, tzinfo=timezone.utc)
     for slug in DOCUMENTS:
         pdf, _name = ops.build_document(pods_event, slug, None, now=now)
@@ -137,6 +139,7 @@ def test_each_document_renders_for_pods(pods_event):
 
 
 def test_each_document_renders_for_duel(duel_event):
+    current_app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"        # the QR poster points there
     for slug in DOCUMENTS:
         text = pdf_text(ops.build_document(duel_event, slug, None)[0])
         assert "Duel Night" in text, slug

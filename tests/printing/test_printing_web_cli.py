@@ -72,3 +72,17 @@ def test_cli_refuses_bad_input(runner, pods_event, tmp_path):
         result = runner.invoke(args=["print", *args, "-o", out])
         assert result.exit_code != 0 and words in result.output, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_the_qr_poster_points_phones_at_the_public_address(app, client, pods_event, organizer, login):
+    from pdf_helpers import pdf_text
+    login(organizer)
+    refused = client.get(f"/events/{pods_event.id}/print/poster.pdf")
+    assert refused.status_code == 409 and b"only this computer can open" in refused.data   # no PUBLIC_URL yet
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
+    r = client.get(f"/events/{pods_event.id}/print/poster.pdf")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    text = pdf_text(r.data)
+    assert f"http://192.168.1.20:5000/events/{pods_event.id}/register" in text
+    assert "Scan to register" in text and "Friday <i>EDH</i> 金曜日" in text
+    assert b"poster.pdf" in client.get(f"/events/{pods_event.id}/print").data

@@ -151,3 +151,11 @@ class RulesData:
     scoring_name: str = ""
     scoring_rules: tuple[str, ...] = ()
     prize_conditions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PosterData:
+    """The wall poster: the event's page as a QR code, for players to register and find their table."""
+    info: DocInfo
+    url: str
+    venue: str = ""

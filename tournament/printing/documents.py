@@ -348,8 +348,34 @@ class RulesSheet(PrintDocument):
         return out
 
 
+# ----------------------------------------------------------------- 8. the QR poster for the wall
+
+class Poster(PrintDocument):
+    slug = "poster"
+    title = "QR poster"
+    data_type = d.PosterData
+    needs_public_url = True       # it points phones at the laptop: PUBLIC_URL (or --lan) must be set
+
+    def story(self) -> list:
+        from reportlab.graphics.barcode.qr import QrCodeWidget
+        from reportlab.graphics.shapes import Drawing
+        p: d.PosterData = self.data
+        side = min(self.frame_width, self.frame_height - 90 * mm)
+        widget = QrCodeWidget(p.url, barLevel="M")
+        x0, y0, x1, y1 = widget.getBounds()
+        drawing = Drawing(side, side, transform=[side / (x1 - x0), 0, 0, side / (y1 - y0), 0, 0])
+        drawing.add(widget)
+        drawing.hAlign = "CENTER"
+        out = [para(self.info.event_name, "huge"), Spacer(1, 4 * mm)]
+        if p.venue:
+            out.append(para(p.venue, "center"))
+        return out + [para("Scan to register, check your deck and find your table", "h2"), Spacer(1, 4 * mm),
+                      drawing, Spacer(1, 4 * mm), para(p.url, "center")]
+
+
 DOCUMENTS: dict[str, type[PrintDocument]] = {cls.slug: cls for cls in (
-    PairingsByTable, PairingsByName, Standings, ResultSlips, PrizeSlips, Decklists, DeckCheckReport, RulesSheet)}
+    PairingsByTable, PairingsByName, Standings, ResultSlips, PrizeSlips, Decklists, DeckCheckReport, RulesSheet,
+    Poster)}
 
 
 def render(slug: str, data) -> bytes:

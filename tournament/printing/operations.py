@@ -337,7 +337,26 @@ def rules_data(event: Event, rnd, now=None) -> d.RulesData:
                        scoring_name, tuple(scoring), tuple(prizes))
 
 
+def poster_data(event: Event, rnd, now: datetime | None) -> d.PosterData:
+    """The event's registration page, whose address comes from PUBLIC_URL (the laptop's LAN address)."""
+    from flask import current_app, has_request_context, url_for
+    public = current_app.config.get("PUBLIC_URL")
+    if has_request_context():
+        url = url_for("events.register", event_id=event.id, _external=True)
+    elif public:                                    # `flask print poster`: no request, the configured address
+        with current_app.test_request_context(base_url=public):
+            url = url_for("events.register", event_id=event.id, _external=True)
+    else:
+        raise Refused("The poster needs the address phones open: start with --lan or set PUBLIC_URL "
+                      "(e.g. http://192.168.1.20:5000).", status=409)
+    if url.startswith(("http://127.", "http://localhost", "https://127.", "https://localhost")):
+        raise Refused(f"The poster would point at {url}, which only this computer can open: start with --lan "
+                      f"or set PUBLIC_URL to the address phones use.", status=409)
+    return d.PosterData(_info(event, None, now), url, event.venue or "")
+
+
 LOADERS = {
+    "poster": poster_data,
     "pairings-by-table": pairings_data,
     "pairings-by-name": pairings_data,
     "standings": standings_data,
