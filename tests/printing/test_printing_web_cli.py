@@ -78,7 +78,7 @@ def test_the_qr_poster_points_phones_at_the_public_address(app, client, pods_eve
     from pdf_helpers import pdf_text
     login(organizer)
     refused = client.get(f"/events/{pods_event.id}/print/poster.pdf")
-    assert refused.status_code == 409 and b"only this computer can open" in refused.data   # no PUBLIC_URL yet
+    assert refused.status_code == 409 and b"which only this computer can open" in refused.data   # no PUBLIC_URL yet
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
     r = client.get(f"/events/{pods_event.id}/print/poster.pdf")
     assert r.status_code == 200 and r.mimetype == "application/pdf"
@@ -86,3 +86,15 @@ def test_the_qr_poster_points_phones_at_the_public_address(app, client, pods_eve
     assert f"http://192.168.1.20:5000/events/{pods_event.id}/register" in text
     assert "Scan to register" in text and "Friday <i>EDH</i> 金曜日" in text
     assert b"poster.pdf" in client.get(f"/events/{pods_event.id}/print").data
+
+
+def test_every_receipt_at_once_with_codes_and_links(app, client, pods_event, organizer, login):
+    from pdf_helpers import pdf_text
+    login(organizer)
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
+    r = client.get(f"/events/{pods_event.id}/print/receipts.pdf")
+    assert r.status_code == 200
+    flat = squash(pdf_text(r.data))
+    for reg in pods_event.registrations:
+        assert squash(reg.name) in flat and reg.access_code in flat
+        assert f"http://192.168.1.20:5000/p/{reg.access_code}" in flat

@@ -159,3 +159,17 @@ class PosterData:
     info: DocInfo
     url: str
     venue: str = ""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    name: str
+    code: str
+    url: str
+
+
+@dataclass(frozen=True)
+class ReceiptsData:
+    """Every player's receipt at once: name, access code and the QR code of their page."""
+    info: DocInfo
+    receipts: tuple[Receipt, ...]

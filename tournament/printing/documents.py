@@ -357,14 +357,8 @@ class Poster(PrintDocument):
     needs_public_url = True       # it points phones at the laptop: PUBLIC_URL (or --lan) must be set
 
     def story(self) -> list:
-        from reportlab.graphics.barcode.qr import QrCodeWidget
-        from reportlab.graphics.shapes import Drawing
         p: d.PosterData = self.data
-        side = min(self.frame_width, self.frame_height - 90 * mm)
-        widget = QrCodeWidget(p.url, barLevel="M")
-        x0, y0, x1, y1 = widget.getBounds()
-        drawing = Drawing(side, side, transform=[side / (x1 - x0), 0, 0, side / (y1 - y0), 0, 0])
-        drawing.add(widget)
+        drawing = qr_drawing(p.url, min(self.frame_width, self.frame_height - 90 * mm))
         drawing.hAlign = "CENTER"
         out = [para(self.info.event_name, "huge"), Spacer(1, 4 * mm)]
         if p.venue:
@@ -373,9 +367,47 @@ class Poster(PrintDocument):
                       drawing, Spacer(1, 4 * mm), para(p.url, "center")]
 
 
+def qr_drawing(data: str, side: float):
+    """A QR code (ReportLab's own widget) scaled to a square of `side` points."""
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+    widget = QrCodeWidget(data, barLevel="M")
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(side, side, transform=[side / (x1 - x0), 0, 0, side / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    return drawing
+
+
+# ----------------------------------------------------------------- 9. every player's receipt at once
+
+class Receipts(PrintDocument):
+    slug = "receipts"
+    title = "Player receipts"
+    data_type = d.ReceiptsData
+    needs_public_url = True
+
+    def story(self) -> list:
+        data: d.ReceiptsData = self.data
+        if not data.receipts:
+            return [para("No players registered yet.")]
+        w = self.frame_width
+        qr = 32 * mm
+        out = []
+        for i, r in enumerate(data.receipts):
+            text = [para(r.name, "h2"), para(r.code, "huge"),
+                    para("Your access code: keep it. Scan the code or open the link for your table, "
+                         "your deck check and your results.", "small"), para(r.url, "small")]
+            row = self.table([[text, qr_drawing(r.url, qr)]], [w - qr - 8 * mm, qr + 8 * mm], header=False,
+                             nosplit=True, rules=False)
+            if i:
+                out.append(CutLine())
+            out.append(row)
+        return out
+
+
 DOCUMENTS: dict[str, type[PrintDocument]] = {cls.slug: cls for cls in (
     PairingsByTable, PairingsByName, Standings, ResultSlips, PrizeSlips, Decklists, DeckCheckReport, RulesSheet,
-    Poster)}
+    Poster, Receipts)}
 
 
 def render(slug: str, data) -> bytes:

@@ -337,26 +337,42 @@ def rules_data(event: Event, rnd, now=None) -> d.RulesData:
                        scoring_name, tuple(scoring), tuple(prizes))
 
 
-def poster_data(event: Event, rnd, now: datetime | None) -> d.PosterData:
-    """The event's registration page, whose address comes from PUBLIC_URL (the laptop's LAN address)."""
+def public_links(endpoint: str, many: list[dict]) -> list[str]:
+    """Links phones will open (QR codes on paper), from PUBLIC_URL, the laptop's LAN address; refused when
+    only this computer could open them."""
     from flask import current_app, has_request_context, url_for
     public = current_app.config.get("PUBLIC_URL")
     if has_request_context():
-        url = url_for("events.register", event_id=event.id, _external=True)
-    elif public:                                    # `flask print poster`: no request, the configured address
+        urls = [url_for(endpoint, _external=True, **values) for values in many]
+    elif public:                                    # `flask print`: no request, the configured address
         with current_app.test_request_context(base_url=public):
-            url = url_for("events.register", event_id=event.id, _external=True)
+            urls = [url_for(endpoint, _external=True, **values) for values in many]
     else:
-        raise Refused("The poster needs the address phones open: start with --lan or set PUBLIC_URL "
+        raise Refused("QR codes on paper need the address phones open: start with --lan or set PUBLIC_URL "
                       "(e.g. http://192.168.1.20:5000).", status=409)
-    if url.startswith(("http://127.", "http://localhost", "https://127.", "https://localhost")):
-        raise Refused(f"The poster would point at {url}, which only this computer can open: start with --lan "
-                      f"or set PUBLIC_URL to the address phones use.", status=409)
+    if urls and urls[0].startswith(("http://127.", "http://localhost", "https://127.", "https://localhost")):
+        raise Refused(f"The QR codes would point at {urls[0]}, which only this computer can open: start with "
+                      f"--lan or set PUBLIC_URL to the address phones use.", status=409)
+    return urls
+
+
+def poster_data(event: Event, rnd, now: datetime | None) -> d.PosterData:
+    """The event's registration page as a QR code for the wall."""
+    url, = public_links("events.register", [{"event_id": event.id}])
     return d.PosterData(_info(event, None, now), url, event.venue or "")
+
+
+def receipts_data(event: Event, rnd, now: datetime | None) -> d.ReceiptsData:
+    """Every player's receipt, in name order, to hand out at the desk."""
+    regs = sorted(event.registrations, key=lambda r: name_key(r.name))
+    urls = public_links("events.player_page", [{"code": r.access_code} for r in regs])
+    return d.ReceiptsData(_info(event, None, now),
+                          tuple(d.Receipt(r.name, r.access_code, url) for r, url in zip(regs, urls)))
 
 
 LOADERS = {
     "poster": poster_data,
+    "receipts": receipts_data,
     "pairings-by-table": pairings_data,
     "pairings-by-name": pairings_data,
     "standings": standings_data,
