@@ -405,3 +405,28 @@ def test_dropped_player_cannot_change_the_list(client, db, make_event, make_play
     response = client.post(f"/p/{reg.access_code}/deck", data={"decklist": KENRITH})
     assert response.status_code == 409 and "You have dropped" in response.get_data(as_text=True)
     assert counts(db) == before
+
+
+def test_a_name_registered_twice_asks_whether_it_is_another_person(client, db, make_event):
+    from tournament.events.models import Registration
+    event = make_event()
+    assert register(client, event, name="Šárka Dvořáková").status_code == 302
+    again = register(client, event, name="  sarka DVORAKOVA ")                  # case, accents, spaces ignored
+    page = html.unescape(again.get_data(as_text=True))
+    assert again.status_code == 409 and "is already registered for this event" in page
+    assert 'name="same_name_ok"' in page
+    assert db.session.query(Registration).count() == 1
+    other = register(client, event, name="Šárka Dvořáková", same_name_ok="y")
+    assert other.status_code == 302 and db.session.query(Registration).count() == 2
+
+
+def test_the_desk_asks_too_for_a_late_entry_with_a_known_name(client, db, make_event, make_player, judge, login):
+    from tournament.events.models import Registration
+    event = make_event()
+    make_player(event, "Jan Novák")
+    login(judge)
+    refused = client.post(f"/events/{event.id}/registrations", data={"name": "Jan Novák", "back": "desk"})
+    assert refused.status_code == 409 and "already registered" in html.unescape(refused.get_data(as_text=True))
+    ok = client.post(f"/events/{event.id}/registrations", data={"name": "Jan Novák", "back": "desk",
+                                                                "same_name_ok": "y"})
+    assert ok.status_code == 302 and db.session.query(Registration).count() == 2

@@ -184,9 +184,11 @@ class RegistrationForm(FlaskForm):
         Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
     upload = FileField("…or upload a decklist file (.txt, .dek, .csv)")
     back = StringField()   # desk or dashboard, for staff late registrations
+    same_name_ok = BooleanField("This is a different person with the same name")
 
     def player_data(self) -> dict:
-        data = {"name": self.name.data, "contact": self.contact.data or "", "player_id": self.player_id.data or ""}
+        data = {"name": self.name.data, "contact": self.contact.data or "", "player_id": self.player_id.data or "",
+                "same_name_ok": bool(self.same_name_ok.data)}
         if self.decklist.data and self.decklist.data.strip() and not uploaded(self.upload):
             data["decklist"] = self.decklist.data
         return data

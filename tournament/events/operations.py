@@ -338,10 +338,15 @@ def get_registration(event: Event, registration_id) -> Registration:
     return reg
 
 
-def register_player(event: Event, data: dict, user: User | None = None) -> Registration:
-    """Players register themselves before the event starts; staff also add late entries."""
+def register_player(event: Event, data: dict, user: User | None = None, check_same_name: bool = False
+                    ) -> Registration:
+    """Players register themselves before the event starts; staff also add late entries. `check_same_name`
+    (the web forms): a name already registered is refused until the form says it is another person
+    (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play."""
     if not isinstance(data, dict):
         raise Refused("Registration must be an object of fields.")
+    data = dict(data)
+    same_name_ok = bool(data.pop("same_name_ok", False))
     unknown = set(data) - {"name", "contact", "player_id", "decklist"}
     if unknown:
         raise Refused(f"Unknown registration field(s): {', '.join(sorted(map(str, unknown)))}.")
@@ -354,6 +359,11 @@ def register_player(event: Event, data: dict, user: User | None = None) -> Regis
     name = clean_text(data.get("name"), "name", "Your name", 100, required=True)
     contact = clean_text(data.get("contact"), "contact", "The contact", 200)
     player_id = clean_text(data.get("player_id"), "player_id", "The player ID", 40) or None
+    if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
+            Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
+        raise Refused(f"{name} is already registered for this event. If this is a different person with the same "
+                      f"name, tick the box below and register again; if it is you, use the access code you got "
+                      f"then (the desk can look it up).", status=409, field="same_name_ok")
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
         raise Refused(f"Player ID {player_id} is already registered for this event.", status=409, field="player_id")
@@ -505,11 +515,11 @@ def staff_for(user: User | None, event: Event) -> User | None:
 
 
 def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
-                              user: User | None = None) -> Registration:
+                              user: User | None = None, check_same_name: bool = False) -> Registration:
     """register_player, plus a decklist given as an uploaded file instead of pasted text."""
     if upload is not None and isinstance(data, dict) and data.get("decklist") not in (None, ""):
         raise Refused("Paste a decklist or upload a file, not both.", field="decklist")
-    reg = register_player(event, data, user=user)
+    reg = register_player(event, data, user=user, check_same_name=check_same_name)
     if upload is not None:
         submit_decklist(reg, upload, user=user, filename=filename)
     return reg

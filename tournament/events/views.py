@@ -216,7 +216,8 @@ def late_registration(event_id):
     if form.validate_on_submit():
         upload, filename = upload_of(form)
         try:
-            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, user=g.user)
+            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, user=g.user,
+                                                check_same_name=True)
         except Refused as e:
             status = refuse_into(form, e)
         else:
@@ -239,7 +240,7 @@ def register(event_id):
     if form.validate_on_submit():
         upload, filename = upload_of(form)
         try:
-            reg = ops.register_player_with_file(event, form.player_data(), upload, filename)
+            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, check_same_name=True)
         except Refused as e:
             status = refuse_into(form, e)
         else:
