@@ -75,12 +75,12 @@ def browser_factory():
 
     drivers = []
 
-    def make(width=1280, height=900, mobile=False):
+    def make(width=1280, height=900, mobile=False, flags=()):
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--disable-quic", "--no-first-run", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", f"--window-size={width},{height}"):
+                     "--disable-component-update", "--disable-sync", f"--window-size={width},{height}", *flags):
             options.add_argument(flag)
         if mobile:
             options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,

@@ -1,0 +1,70 @@
+/* The desk's camera: read a receipt's QR code with the laptop's or phone's camera (jsQR, vendored in
+ * static/vendor/jsqr, so it works offline) and hand it to the search box as a scanner would: the code
+ * (or the player link it holds) is typed in and the search form submitted, which checks the player in.
+ *
+ * Browsers give pages the camera only on HTTPS or on localhost; elsewhere the button explains that.
+ */
+(function () {
+  "use strict";
+
+  var button = document.getElementById("camera-scan");
+  var box = document.getElementById("camera");
+  var video = document.getElementById("camera-video");
+  var status = document.getElementById("camera-status");
+  var input = document.getElementById("desk-q");
+  var form = document.getElementById("desk-search");
+  if (!button || !box || !video || !input || !form || typeof window.jsQR !== "function") return;
+
+  var stream = null, canvas = document.createElement("canvas"), last = "", lastAt = 0;
+  button.hidden = false;
+
+  function stop() {
+    if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
+    stream = null;
+    box.hidden = true;
+  }
+
+  function look() {
+    if (!stream) return;
+    if (video.readyState >= 2 && video.videoWidth) {
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      var ctx = canvas.getContext("2d", {willReadFrequently: true});
+      ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+      var image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      var found = window.jsQR(image.data, image.width, image.height, {inversionAttempts: "dontInvert"});
+      var now = Date.now();
+      if (found && found.data && (found.data !== last || now - lastAt > 3000)) {   // the same receipt once
+        last = found.data;
+        lastAt = now;
+        input.value = found.data;
+        status.textContent = "Read a code: checking in…";
+        if (form.requestSubmit) form.requestSubmit(); else form.dispatchEvent(new Event("submit", {cancelable: true}));
+      }
+    }
+    window.setTimeout(look, 200);
+  }
+
+  button.addEventListener("click", function () {
+    if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      box.hidden = false;
+      status.textContent = "The browser allows the camera only over HTTPS (or on this laptop itself): use a " +
+        "USB scanner, type the code, or open the desk over HTTPS.";
+      return;
+    }
+    navigator.mediaDevices.getUserMedia({video: {facingMode: "environment"}, audio: false})
+      .then(function (s) {
+        stream = s;
+        video.srcObject = s;
+        box.hidden = false;
+        status.textContent = "Hold a receipt's QR code in front of the camera.";
+        return video.play();
+      })
+      .then(look)
+      .catch(function () {
+        box.hidden = false;
+        status.textContent = "The camera could not be opened (permission refused, or no camera).";
+      });
+  });
+  document.getElementById("camera-stop").addEventListener("click", stop);
+}());
