@@ -164,6 +164,16 @@ def test_result_slips_have_boxes_votes_prizes_and_signatures(pods_event):
     assert "Won by general damage" in text and "☐" in text and "✂" in text
 
 
+def test_a_tables_extension_is_on_its_slip(db, pods_event):
+    rnd = rounds.get_round(pods_event, 2)
+    extended, other = rnd.tables[0], rnd.tables[1]
+    extended.extra_minutes = 5
+    db.session.commit()
+    text = pdf_text(ops.build_document(pods_event, "result-slips", 2)[0])
+    assert f"Table {extended.number} · Round 2" in text and "time extension +5 min" in text
+    assert text.count("time extension") == 1
+
+
 def test_duel_slips_have_three_games(duel_event):
     text = pdf_text(ops.build_document(duel_event, "result-slips", 1)[0])
     assert "Game1won" in squash(text) and "Game3won" in squash(text) and "Signature" in text

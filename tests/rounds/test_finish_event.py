@@ -93,3 +93,19 @@ def test_a_player_drops_from_their_own_page_only_when_they_confirm(app, db, make
     assert again.status_code == 409
     entry = db.session.execute(sa.select(AuditEntry).where(AuditEntry.action == "drop")).scalars().all()
     assert [e.actor for e in entry] == [f"player:{regs[0].id}"]
+
+
+def test_a_planned_number_of_rounds_shows_everywhere(app, client, db, played, organizer, login):
+    event, rnd, regs = played
+    events.update_event(event, organizer, {"planned_rounds": 1})
+    db.session.commit()
+    login(organizer)
+    assert "Round 1 of 1" in client.get(f"/events/{event.id}/rounds/1").get_data(as_text=True)
+    assert "Round 1 of 1" in app.test_client().get(f"/events/{event.id}/projector").get_data(as_text=True)
+    box = app.test_client().get(f"/p/{regs[1].access_code}/round").get_data(as_text=True)
+    assert "Your round: round 1 of 1" in box
+    page = client.get(f"/events/{event.id}/rounds").get_data(as_text=True)
+    assert 'id="planned-done"' in page and "The planned round is played: finish the event" in page
+    for bad in (0, 31, "two", 1.5):
+        with pytest.raises(Refused, match="number of rounds"):
+            events.update_event(event, organizer, {"planned_rounds": bad})

@@ -29,6 +29,7 @@ LEFTOVER_LABELS = {"threes": "Pods of 3 (everyone plays)", "fives": "Pods of 5 (
                    "byes": "Byes for the players left over"}
 PRIZE_KIND_WORDS = {"max": "highest", "min": "lowest", "sum": "total", "count": "count"}
 PRIZE_WORDS = {v: k for k, v in PRIZE_KIND_WORDS.items()} | {k: k for k in PRIZE_KIND_WORDS}
+ROUNDS_MESSAGE = "The number of rounds must be a whole number from 1 to 30, or empty to decide as you go."
 BYE_MESSAGE = "Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's."
 MAX_DECKLIST_CHARS = 1_000_000
 
@@ -88,6 +89,8 @@ class EventForm(FlaskForm):
         format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
         invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (the event's time zone).")
     timezone = ZoneField("Time zone")
+    planned_rounds = IntegerField("Number of rounds", validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
+                                  invalid_value_message=ROUNDS_MESSAGE)
     paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
     status = ChoiceField("Status", choices=options((s, STATUS_LABELS[s]) for s in STATUSES), default="registration")
     variant = ChoiceField("Variant", choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
@@ -153,7 +156,7 @@ class EventForm(FlaskForm):
 SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
-            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone")
+            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds")
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -38,6 +38,7 @@ class Event(db.Model):
     bye_points = sa.Column(sa.Float, nullable=True)                                 # NULL: the profile's
     prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
+    planned_rounds = sa.Column(sa.Integer, nullable=True)                           # NULL: decided as it goes
     timezone = sa.Column(sa.String(64), nullable=False, default="UTC", server_default="UTC")   # IANA, e.g. Europe/Prague
     publish_decklists = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())  # once finished
     state_version = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # bumps per committed change

@@ -31,7 +31,7 @@ ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
-                "publish_decklists", "timezone", "variant", "archenemy_win_points", "team_win_points")
+                "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -169,6 +169,8 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
         "publish_decklists": lambda v: _bool(v, "publish_decklists", "Publishing the decklists"),
         "timezone": lambda v: _zone(v),
+        "planned_rounds": lambda v: None if v in (None, "") else _int(v, "planned_rounds", "The number of rounds",
+                                                                      1, 30),
         "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),

@@ -32,6 +32,7 @@ class TableLine:
     number: int
     kind: str                              # "pod", "match" or "bye"
     seats: tuple[SeatLine, ...]
+    extra_minutes: int = 0                 # the table's time extension
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,8 @@ class ResultSlips(PrintDocument):
         return out
 
     def _title(self, t: d.TableLine) -> list:
-        return [para(f"Table {t.number} · {self.round_text()} · {self.info.event_name}", "h2")]
+        extension = f" · time extension +{t.extra_minutes} min" if t.extra_minutes else ""
+        return [para(f"Table {t.number} · {self.round_text()} · {self.info.event_name}{extension}", "h2")]
 
     def _signatures(self, t: d.TableLine) -> list:
         w = self.frame_width

@@ -81,7 +81,8 @@ def _round(event: Event, number: int | None, required: bool):
 def _tables(rnd) -> tuple[d.TableLine, ...]:
     names = {r.id: r.name for r in rnd.event.registrations}
     return tuple(d.TableLine(t.number, t.kind, tuple(d.SeatLine(s.seat, names.get(s.registration_id, "?"),
-                                                                 s.registration_id) for s in t.seats))
+                                                                 s.registration_id) for s in t.seats),
+                             t.extra_minutes or 0)
                  for t in rnd.tables)
 
 

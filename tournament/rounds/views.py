@@ -27,7 +27,12 @@ REFRESH_SECONDS = 3          # open pages ask every 3 s (a change shows within 5
 
 @bp.app_context_processor
 def _poll_interval():
-    return {"poll_seconds": REFRESH_SECONDS}
+    return {"poll_seconds": REFRESH_SECONDS, "of_planned": of_planned}
+
+
+def of_planned(event) -> str:
+    """" of 5" after a round's number when the event planned its rounds; nothing otherwise."""
+    return f" of {event.planned_rounds}" if event is not None and event.planned_rounds else ""
 
 
 # ----------------------------------------------------------------- helpers
