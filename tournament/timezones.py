@@ -48,7 +48,10 @@ def zone_of(event) -> ZoneInfo:
     return ZoneInfo(name) if valid_zone(name) else ZoneInfo("UTC")
 
 
-def as_utc(value: datetime) -> datetime:
+def as_utc(value: datetime | None) -> datetime | None:
+    """A stored time in UTC (SQLite hands times back without their zone; every stored time is UTC)."""
+    if value is None:
+        return None
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 

@@ -189,6 +189,21 @@ def _etag(version: int) -> str:
     return f"v{version}-u{user.id if user is not None else 0}-t{int(time.time() // VERSION_PERIOD)}"
 
 
+def whole_number(raw, digits: int = 6) -> int | None:
+    """A query or form value that is a plain whole number (ASCII digits, at most `digits` of them), else None:
+    the one reading of "table", "minutes", "player" in URLs and small forms."""
+    raw = raw.strip() if isinstance(raw, str) else ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= digits else None
+
+
+def required_number(name: str, message: str, digits: int = 6) -> int:
+    """whole_number of a request value, refused with `message` next to its field when it is not one."""
+    value = whole_number(request.values.get(name), digits)
+    if value is None:
+        raise Refused(message, field=name)
+    return value
+
+
 def polled(version_of, shared: bool = False):
     """A page that phones and the projector poll. While the event's state version and the viewer are the
     same, a request with the page's ETag gets a 304 at the cost of one indexed read. `shared`: the page is

@@ -16,8 +16,10 @@ from tests.web.test_events_web import settings
 def test_the_machine_zone_is_the_default(monkeypatch):
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     assert timezones.machine_zone() == "Asia/Tokyo"
-    monkeypatch.setenv("TZ", "Nowhere/Atlantis")
-    assert timezones.valid_zone(timezones.machine_zone())
+    monkeypatch.setenv("TZ", "Nowhere/Atlantis")                # unknown: the system's own setting or UTC
+    assert timezones.machine_zone() != "Nowhere/Atlantis" and timezones.valid_zone(timezones.machine_zone())
+    monkeypatch.setenv("TZ", ":Europe/Prague")                  # the POSIX form with a colon
+    assert timezones.machine_zone() == "Europe/Prague"
 
 
 def test_pages_show_the_events_clock(app, db, make_event, make_player, judge):

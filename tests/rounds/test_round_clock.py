@@ -133,3 +133,11 @@ def test_the_round_page_filters_tables_and_jumps_to_one(client, db, make_round, 
     assert client.get(f"{base}/jump?table=99").status_code == 404
     bad = client.get(f"{base}/jump?table=1%3B%20DROP")
     assert bad.status_code == 400 and "Enter a table number" in bad.get_data(as_text=True)
+
+
+def test_what_time_called_means_comes_from_the_scoring_profile():
+    from types import SimpleNamespace
+    from tournament.rounds.presenting import end_of_round_text
+    assert "five more turns" in end_of_round_text(SimpleNamespace(scoring_profile="mtr"))
+    assert "everyone still alive survives" in end_of_round_text(SimpleNamespace(scoring_profile="survival"))
+    assert end_of_round_text(SimpleNamespace(scoring_profile="no-such-profile")) == "Time!"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from ..extensions import db
+from ..rounds.presenting import actor_text
 from .models import AuditEntry
 
 MAX_SHOWN = 500
@@ -52,13 +53,10 @@ KINDS = sorted({label for label, _ in ACTIONS.values()})
 
 
 def actor_words(actor: str, names: dict[int, str]) -> str:
-    """"judge:Jan Judge" -> "Jan Judge (judge)"; "player:12" -> the player's name."""
-    kind, _, who = (actor or "").partition(":")
-    if kind == "player" and who.isdigit():
-        return names.get(int(who), "a player")
-    if kind in ("organizer", "judge") and who:
-        return f"{who} ({kind})"
-    return "a player" if kind == "player" else (actor or "someone")
+    """"judge:Jan Judge" -> "Jan Judge (judge)"; "player:12" -> the player's name (actor_text's words)."""
+    kind = (actor or "").partition(":")[0]
+    who = actor_text(actor, names) or "someone"
+    return f"{who} ({kind})" if kind in ("organizer", "judge") else who
 
 
 def sentence(entry: AuditEntry, names: dict[int, str]) -> str:

@@ -21,7 +21,7 @@ from ..errors import NotFound, Refused
 from ..rounds.presenting import name_key
 from ..timezones import clock_text, local_text
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
-                   refusal, refuse_into, refused_json, staff_event, staff_required)
+                   refusal, refuse_into, refused_json, staff_event, staff_required, whole_number)
 from . import audit, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, uploaded)
@@ -297,11 +297,6 @@ def player_drop(code):
     return redirect(url_for("events.player_page", code=reg.access_code))
 
 
-def _whole(name: str) -> int | None:
-    raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
-
-
 @bp.get("/events/<int:event_id>/log")
 @staff_required
 def event_log(event_id):
@@ -310,11 +305,13 @@ def event_log(event_id):
     names = {r.id: r.name for r in event.registrations}
     kind = request.args.get("kind", "") if request.args.get("kind", "") in audit.KINDS else ""
     who = ops.printable(request.args.get("who", ""))[:100]
-    player = _whole("player") if _whole("player") in names else None
-    rows = audit.entries(event, names, who=who, kind=kind, table=_whole("table"), player=player)
+    player = whole_number(request.args.get("player"), 9)
+    player = player if player in names else None
+    table = whole_number(request.args.get("table"))
+    rows = audit.entries(event, names, who=who, kind=kind, table=table, player=player)
     players = sorted(names.items(), key=lambda item: name_key(item[1]))
     return render_template("events/log.html", event=event, rows=rows, kinds=audit.KINDS, kind=kind, who=who,
-                           table=_whole("table"), player=player, players=players, limit=audit.MAX_SHOWN)
+                           table=table, player=player, players=players, limit=audit.MAX_SHOWN)
 
 
 @bp.get("/events/<int:event_id>/decklists")

@@ -27,7 +27,7 @@ from ..events.models import TRACKER_VARIANTS, Registration
 from ..events.operations import log
 from ..extensions import db
 from ..rounds import operations as round_ops
-from ..rounds.presenting import as_utc
+from ..timezones import as_utc
 from ..rounds.models import GameTable, Round
 from . import archenemy as arch
 from .models import TrackerEvent, TrackerGame

@@ -151,16 +151,11 @@ class ResultSlips(PrintDocument):
 
     def story(self) -> list:
         data: d.SlipsData = self.data
-        out = []
         slips = [t for t in data.tables if t.kind != "bye"]
         if not slips:
             return [para("This round has no tables to report.")]
-        for i, t in enumerate(slips):
-            block = self._match_slip(t) if t.kind == "match" else self._pod_slip(t)
-            if i:
-                out.append(CutLine())
-            out.append(KeepTogether(block))
-        return out
+        return cut_apart(KeepTogether(self._match_slip(t) if t.kind == "match" else self._pod_slip(t))
+                         for t in slips)
 
     def _title(self, t: d.TableLine) -> list:
         extension = f" · time extension +{t.extra_minutes} min" if t.extra_minutes else ""
@@ -220,20 +215,15 @@ class PrizeSlips(PrintDocument):
         data: d.PrizeSlipsData = self.data
         if not data.slips:
             return [para("No prizes to hand out yet: no results have been entered.")]
-        out = []
-        w = self.frame_width
-        for i, slip in enumerate(data.slips):
-            rows = [[para(self.info.event_name, "center")], [para(slip.title, "h2")], [para(slip.name, "huge")],
-                    [para(slip.detail, "center")],
-                    [para("Handed over by: ________________   Received (signature): ________________", "small")]]
-            box = self.table(rows, [w], header=False, nosplit=True, rules=False,
-                             extra=[("BOX", (0, 0), (-1, -1), 1, colors.black),
-                                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                                    ("TOPPADDING", (0, 0), (-1, -1), 5)])
-            if i:
-                out.append(CutLine())
-            out.append(box)
-        return out
+        return cut_apart(self._slip(slip) for slip in data.slips)
+
+    def _slip(self, slip: d.PrizeSlip):
+        rows = [[para(self.info.event_name, "center")], [para(slip.title, "h2")], [para(slip.name, "huge")],
+                [para(slip.detail, "center")],
+                [para("Handed over by: ________________   Received (signature): ________________", "small")]]
+        return self.table(rows, [self.frame_width], header=False, nosplit=True, rules=False,
+                          extra=[("BOX", (0, 0), (-1, -1), 1, colors.black), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 5)])
 
 
 # ----------------------------------------------------------------- 6. decklists and the deck check report
@@ -368,6 +358,16 @@ class Poster(PrintDocument):
                       drawing, Spacer(1, 4 * mm), para(p.url, "center")]
 
 
+def cut_apart(blocks) -> list:
+    """Slips one after another with a scissors line between them."""
+    out = []
+    for block in blocks:
+        if out:
+            out.append(CutLine())
+        out.append(block)
+    return out
+
+
 def qr_drawing(data: str, side: float):
     """A QR code (ReportLab's own widget) scaled to a square of `side` points."""
     from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -391,19 +391,15 @@ class Receipts(PrintDocument):
         data: d.ReceiptsData = self.data
         if not data.receipts:
             return [para("No players registered yet.")]
-        w = self.frame_width
+        return cut_apart(self._receipt(r) for r in data.receipts)
+
+    def _receipt(self, r: d.Receipt):
         qr = 32 * mm
-        out = []
-        for i, r in enumerate(data.receipts):
-            text = [para(r.name, "h2"), para(r.code, "huge"),
-                    para("Your access code: keep it. Scan the code or open the link for your table, "
-                         "your deck check and your results.", "small"), para(r.url, "small")]
-            row = self.table([[text, qr_drawing(r.url, qr)]], [w - qr - 8 * mm, qr + 8 * mm], header=False,
-                             nosplit=True, rules=False)
-            if i:
-                out.append(CutLine())
-            out.append(row)
-        return out
+        text = [para(r.name, "h2"), para(r.code, "huge"),
+                para("Your access code: keep it. Scan the code or open the link for your table, "
+                     "your deck check and your results.", "small"), para(r.url, "small")]
+        return self.table([[text, qr_drawing(r.url, qr)]], [self.frame_width - qr - 8 * mm, qr + 8 * mm],
+                          header=False, nosplit=True, rules=False)
 
 
 DOCUMENTS: dict[str, type[PrintDocument]] = {cls.slug: cls for cls in (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter, defaultdict
-from datetime import timedelta, timezone
+from datetime import timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload, subqueryload
@@ -21,6 +21,7 @@ from ..events.operations import actor_name, deck_overview, log, require_staff, s
 from .. import backups
 from ..extensions import db
 from ..lifecycle import after_commit
+from ..timezones import as_utc
 from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
 from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
@@ -194,7 +195,6 @@ class UnreadyDecks(Refused):
         super().__init__(f"{n} checked-in player{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} no legal deck: "
                          f"{shown}{more}. Fix the decks (or drop the players) at the desk, or pair anyway: "
                          f"that is recorded in the event log.", status=409, field="override_decks")
-        self.unready = unready
 
 
 def pair_next_round(event: Event, user: User, seed: int | None = None, *, override_decks: bool = False) -> Round:
@@ -402,8 +402,8 @@ def resume_round(rnd: Round, user: User) -> Round:
     _running_clock(rnd, user)
     if rnd.paused_at is None:
         raise Refused("The round clock is not paused.", status=409)
-    stood = utcnow() - _aware(rnd.paused_at)
-    rnd.ends_at = _aware(rnd.ends_at) + stood
+    stood = utcnow() - as_utc(rnd.paused_at)
+    rnd.ends_at = as_utc(rnd.ends_at) + stood
     rnd.paused_at = None
     log(rnd.event, actor_name(user), "round.resume", round=rnd.number, paused_seconds=int(stood.total_seconds()),
         ends_at=rnd.ends_at.isoformat())
@@ -414,7 +414,7 @@ def extend_round(rnd: Round, user: User, minutes) -> Round:
     """More time for every table (the round started late, a long announcement)."""
     _running_clock(rnd, user)
     minutes = _minutes(minutes, "The time added", 1)
-    rnd.ends_at = _aware(rnd.ends_at) + timedelta(minutes=minutes)
+    rnd.ends_at = as_utc(rnd.ends_at) + timedelta(minutes=minutes)
     log(rnd.event, actor_name(user), "round.extend", round=rnd.number, minutes=minutes,
         ends_at=rnd.ends_at.isoformat())
     return rnd
@@ -431,11 +431,6 @@ def extend_table(table: GameTable, user: User, minutes) -> GameTable:
     log(table.round.event, actor_name(user), "table.extend", round=table.round.number, table=table.number,
         minutes=minutes, before=before)
     return table
-
-
-def _aware(value):
-    """SQLite gives stored times back without their zone; they are UTC."""
-    return value if value is None or value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
 
 
 def finish_event(event: Event, user: User) -> Event:

@@ -21,11 +21,11 @@ def player_round(reg) -> dict | None:
     rnd, seat = ops.current_seat(reg)
     if rnd is None:
         return None
-    out = {"round": rnd, "timer": timer_info(rnd), "seat": seat, "error": g.get("round_error")}
+    table = seat.table if seat is not None else None
+    out = {"round": rnd, "timer": timer_info(rnd, table), "seat": seat,     # the table's own extension counts
+           "error": g.get("round_error")}
     if seat is None:
         return out
-    table = seat.table
-    out["timer"] = timer_info(rnd, table)          # with the table's own extension
     names = {s.registration_id: s.registration.name for s in table.seats}
     view = table_view(table, names)
     out.update(table=table, view=view, bye=table.kind == "bye",

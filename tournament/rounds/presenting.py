@@ -1,9 +1,14 @@
 """How rounds are shown: clocks, table views, names in order, prize leaders (shared by pages and PDFs)."""
 from __future__ import annotations
 
+import json
 import unicodedata
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from pathlib import Path
 
+from ..scoring import UnknownScoringProfile, get_profile
+from ..timezones import as_utc
 from . import operations as ops
 
 
@@ -12,10 +17,6 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKD", name or "").casefold()
 
 
-def as_utc(value: datetime | None) -> datetime | None:
-    if value is None:
-        return None
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 def iso_utc(value: datetime | None) -> str:
@@ -43,13 +44,12 @@ def timer_info(rnd, table=None) -> dict:
 
 
 def end_of_round_text(event) -> str:
-    """What the players do when time is called. RULES.md and the seeds are silent: 1v1 follows the Magic
-    Tournament Rules (2.5: the active player finishes the turn, then five more turns); a pod finishes the
-    current turn, and whoever is still alive then survives."""
-    if event.mode == "duel":
-        return ("Time! The active player finishes this turn, then five more turns are played. A game still "
-                "going after them is a draw. Report the games.")
-    return "Time! Finish the current turn, then stop: everyone still alive survives. Report the result now."
+    """What the players do when time is called: the scoring profile's `time_called` (tournament/data/scoring;
+    RULES.md and the seeds are silent, so 1v1 follows the MTR and pods finish the turn)."""
+    try:
+        return str(get_profile(event.scoring_profile).raw.get("time_called") or "Time!")
+    except UnknownScoringProfile:
+        return "Time!"
 
 
 def clock_text(seconds: int) -> str:
@@ -114,10 +114,8 @@ def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
     return text
 
 
-TIEBREAKER_WORDS = {
-    "OPP": "Opponents' points: the average points of the players you met, one count per meeting.",
-    "votes": "Votes: how many times players at your tables voted for you.",
-    "OMW%": "Opponents' match-win percentage: the average match-win rate of your opponents, each at least 33 %.",
-    "GW%": "Game-win percentage: the share of your games you won (a draw is a third), at least 33 %.",
-    "OGW%": "Opponents' game-win percentage: the average game-win rate of your opponents, each at least 33 %.",
-}
+@lru_cache(maxsize=1)
+def tiebreaker_words() -> dict[str, str]:
+    """What each standings column means (tournament/data/standings/tiebreakers.json)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "standings" / "tiebreakers.json"
+    return dict(json.loads(path.read_text(encoding="utf-8"))["tiebreakers"])

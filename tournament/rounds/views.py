@@ -13,10 +13,10 @@ from ..errors import NotFound, Refused
 from ..events import operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
-from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, private, refusal, refuse_into, staff_event,
-                   staff_required, start_over)
+from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, private, refusal, refuse_into, required_number,
+                   staff_event, staff_required, start_over)
 from . import operations as ops
-from .presenting import TIEBREAKER_WORDS, name_key, prize_rows, result_view, table_view, timer_info
+from .presenting import name_key, prize_rows, result_view, table_view, timer_info, tiebreaker_words
 from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, RoundActionForm, SwapForm,
                     TableRefForm, VoteForm, duel_result_form, pod_result_form)
 
@@ -169,10 +169,7 @@ def jump_to_table(event_id, number):
     """The "Go to table" box: the round page at that table (works without the page's script)."""
     event = staff_event(event_id)
     rnd = ops.get_round(event, number)
-    raw = request.args.get("table", "").strip()
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-        raise Refused("Enter a table number, like 12.", field="table")
-    table = ops.get_table(rnd, int(raw))
+    table = ops.get_table(rnd, required_number("table", "Enter a table number, like 12."))
     return redirect(url_for("rounds.round_page", event_id=event.id, number=rnd.number) + f"#table-{table.number}")
 
 
@@ -209,10 +206,7 @@ def publish(event_id, number):
 
 def _whole_minutes():
     """The minutes field as a number for the operation, which says what is allowed; junk is a refusal."""
-    raw = (request.form.get("minutes") or "").strip()
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
-        raise Refused("Enter the minutes as a whole number, like 5.", field="minutes")
-    return int(raw)
+    return required_number("minutes", "Enter the minutes as a whole number, like 5.", digits=4)
 
 
 CLOCK_ACTIONS = {
@@ -369,7 +363,7 @@ def standings_page(event_id):
                            rows=[r for r in rows if r.player in seated],
                            unplayed=[r for r in rows if r.player not in seated],
                            dropped={r.id for r in event.registrations if r.dropped_at is not None},
-                           tiebreakers={c: TIEBREAKER_WORDS.get(c, "") for c in columns},
+                           tiebreakers={c: tiebreaker_words().get(c, "") for c in columns},
                            votes=ops.event_uses_votes(event) and "votes" not in columns,
                            prizes=prize_rows(event, names, tables), staff=staff, rounds=published,
                            duel=event.mode == "duel")
