@@ -195,13 +195,17 @@ def judge(make_user):
 
 
 @pytest.fixture
-def make_event(db, organizer):
-    """make_event(**settings) -> Event owned by `organizer` (edh-2010, pods, by default)."""
-    from tournament.events.operations import create_event
+def make_event(db, organizer, judge):
+    """make_event(**settings) -> Event owned by `organizer` (edh-2010, pods, by default), with `judge` on its
+    staff (staff=[] for none)."""
+    from tournament.events.operations import add_staff, create_event
 
-    def make(owner=None, **settings):
+    def make(owner=None, staff=None, **settings):
         data = {"name": "Friday Night EDH", "ruleset": "edh-2010", **settings}
-        event = create_event(owner or organizer, data)
+        owner = owner or organizer
+        event = create_event(owner, data)
+        for member in ([judge] if staff is None else staff):
+            add_staff(event, owner, member.name, "judge")
         db.session.commit()
         return event
     return make

@@ -69,10 +69,12 @@ def test_unknown_event_is_a_404_page(client, organizer, login):
 
 # ----------------------------------------------------------------- list and create
 
-def test_organizer_lists_own_events_and_judge_sees_all(client, make_event, make_user, organizer, judge, login):
+def test_organizer_lists_own_events_and_judge_sees_those_of_their_staff(client, make_event, make_user, organizer,
+                                                                        judge, login):
     mine = make_event(name="Mine <i>")
     other_org = make_user("Other Organizer")
     theirs = make_event(owner=other_org, name="Theirs")
+    elsewhere = make_event(owner=other_org, name="Elsewhere", staff=[])
     login(organizer)
     page = client.get("/events").get_data(as_text=True)
     assert "Mine &lt;i&gt;" in page and "Mine <i>" not in page
@@ -84,6 +86,7 @@ def test_organizer_lists_own_events_and_judge_sees_all(client, make_event, make_
     page = client.get("/events").get_data(as_text=True)
     assert "Theirs" in page and "Mine &lt;i&gt;" in page
     assert f'href="/events/{theirs.id}"' in page
+    assert "Elsewhere" not in page and f'href="/events/{elsewhere.id}"' not in page
     assert 'href="/events/new"' not in page
 
 
@@ -180,7 +183,7 @@ def test_judge_cannot_create_events(client, db, judge, login):
     assert client.get("/events/new").status_code == 403
     response = client.post("/events/new", data=settings())
     assert response.status_code == 403
-    assert "Only the event&#39;s organizer may do that." in response.get_data(as_text=True)
+    assert "Only an organizer may do that." in response.get_data(as_text=True)
     assert counts(db)["Event"] == 0
 
 
@@ -299,7 +302,7 @@ def test_judge_and_other_organizer_cannot_edit_or_copy(client, db, make_event, m
     event = make_event()
     other = make_user("Other Organizer")
     before = counts(db)
-    for user, message in [(judge, "Only the event&#39;s organizer may do that."),
+    for user, message in [(judge, "Only the event&#39;s organizers may do that"),
                           (other, "This event belongs to another organizer.")]:
         login(user)
         for response in (client.get(f"/events/{event.id}/edit"),

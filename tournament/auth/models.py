@@ -21,6 +21,8 @@ class User(db.Model):
     password_hash = sa.Column(sa.String(256), nullable=False)
     role = sa.Column(sa.String(20), nullable=False)
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+    session_version = sa.Column(sa.Integer, nullable=False, default=1, server_default="1")  # bump: every session ends
+    disabled_at = sa.Column(sa.DateTime(timezone=True), nullable=True)     # set: no login, no session, no token
 
     __table_args__ = (sa.CheckConstraint("role in ('organizer', 'judge')", name="role"),)
 
@@ -34,6 +36,10 @@ class User(db.Model):
     def is_organizer(self) -> bool:
         return self.role == "organizer"
 
+    @property
+    def active(self) -> bool:
+        return self.disabled_at is None
+
 
 class ApiToken(db.Model):
     """A staff bearer token; only its hash is stored."""
@@ -44,6 +50,9 @@ class ApiToken(db.Model):
     token_hash = sa.Column(sa.String(64), nullable=False, unique=True)
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
     last_used_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    expires_at = sa.Column(sa.DateTime(timezone=True), nullable=True)      # NULL: until revoked
+    revoked_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    label = sa.Column(sa.String(80), nullable=False, default="", server_default="")
 
     user = db.relationship(User)
 

@@ -16,6 +16,8 @@ ACTIONS = {
     "event.copy": ("Event copied", "copied the settings of another event"),
     "event.import": ("Event imported", "imported the event"),
     "event.finish": ("Event finished", "finished the event"),
+    "event.staff.add": ("Staff changed", "added {staff} to the staff as {role}"),
+    "event.staff.remove": ("Staff changed", "removed {staff} from the staff"),
     "registration.create": ("Registrations", "registered {player}{late}"),
     "players.import": ("Registrations", "imported {count} players"),
     "decklist.submit": ("Decklists", "submitted the decklist of {player} ({legal})"),

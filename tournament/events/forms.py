@@ -217,6 +217,15 @@ class NotesForm(FlaskForm):
     q = StringField()
 
 
+STAFF_ROLE_LABELS = {"judge": "Judge (desk, rounds, results)", "organizer": "Co-organizer (also settings and staff)"}
+
+
+class StaffForm(FlaskForm):
+    name = StringField("Account name", validators=[DataRequired(message="Type the staff account's name."),
+                                                   Length(max=80)])
+    role = SelectField("Role", choices=options(STAFF_ROLE_LABELS.items()), default="judge")
+
+
 def uploaded(field) -> bool:
     """A file was chosen (browsers send an empty, nameless part when none was)."""
     f = field.data

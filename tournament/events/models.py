@@ -49,6 +49,8 @@ class Event(db.Model):
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
 
     organizer = db.relationship("User")
+    staff = db.relationship("EventStaff", back_populates="event", cascade="all, delete-orphan",
+                            order_by="EventStaff.id")
     registrations = db.relationship("Registration", back_populates="event", cascade="all, delete-orphan",
                                     order_by="Registration.id")
 
@@ -57,6 +59,29 @@ class Event(db.Model):
         sa.CheckConstraint("mode in ('pods', 'duel')", name="mode"),
         sa.CheckConstraint("status in ('registration', 'running', 'finished')", name="status"),
         sa.CheckConstraint("swap_seconds >= 0", name="swap_seconds"),
+    )
+
+
+STAFF_ROLES = ("judge", "organizer")     # per event: a judge runs rounds and the desk; a co-organizer also edits
+
+
+class EventStaff(db.Model):
+    """Who besides its owner may act on an event, and as what."""
+    __tablename__ = "event_staff"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    event_id = sa.Column(sa.Integer, sa.ForeignKey("event.id", ondelete="CASCADE"), nullable=False, index=True)
+    user_id = sa.Column(sa.Integer, sa.ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
+    role = sa.Column(sa.String(20), nullable=False)
+    added_by = sa.Column(sa.String(120), nullable=False)
+    added_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    event = db.relationship(Event, back_populates="staff")
+    user = db.relationship("User")
+
+    __table_args__ = (
+        sa.UniqueConstraint("event_id", "user_id", name="uq_event_staff_member"),
+        sa.CheckConstraint("role in ('judge', 'organizer')", name="role"),
     )
 
 

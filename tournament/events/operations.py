@@ -24,7 +24,8 @@ from ..extensions import db
 from ..lifecycle import changed, state_version
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
-from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS, AuditEntry, Decklist, Event, Registration
+from .models import (MODES, PAPER_SIZES, SCORING_PROFILES, STAFF_ROLES, STATUSES, VARIANTS, AuditEntry, Decklist, Event,
+                     EventStaff, Registration)
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
@@ -244,16 +245,70 @@ def get_event(event_id) -> Event:
     return event
 
 
+def event_role(user: User | None, event: Event) -> str | None:
+    """'owner', 'organizer' (co-organizer), 'judge', or None: what this user is at this event."""
+    if user is None or not user.active:
+        return None
+    if event.organizer_id == user.id:
+        return "owner"
+    return next((s.role for s in event.staff if s.user_id == user.id), None)
+
+
 def require_staff(user: User | None, event: Event | None = None, organizer_only: bool = False) -> User:
-    """Organizers manage their own events; judges act on every event's players and results."""
-    if user is None:
+    """Staff act only on the events they are staff of: the owner and co-organizers manage the event,
+    judges run its desk, rounds and results. Without an event: organizers only, for organizer_only."""
+    if user is None or not user.active:
         raise Refused("Log in as an organizer or judge first.", status=401)
-    if organizer_only or user.role == "organizer":
-        if user.role != "organizer":
-            raise Forbidden("Only the event's organizer may do that.")
-        if event is not None and event.organizer_id != user.id:
-            raise Forbidden("This event belongs to another organizer.")
+    if event is None:
+        if organizer_only and user.role != "organizer":
+            raise Forbidden("Only an organizer may do that.")
+        return user
+    role = event_role(user, event)
+    if role is None:
+        whose = "This event belongs to another organizer" if user.role == "organizer" else \
+            "You are not on this event's staff"
+        raise Forbidden(f"{whose}. Ask its organizer to add you on the event's staff page.")
+    if organizer_only and role == "judge":
+        raise Forbidden("Only the event's organizers may do that; judges run the desk, rounds and results.")
     return user
+
+
+def may_manage(user: User | None, event: Event) -> bool:
+    """The owner and co-organizers edit settings, staff and the event's end."""
+    return event_role(user, event) in ("owner", "organizer")
+
+
+def add_staff(event: Event, user: User, name, role) -> "EventStaff":
+    """The owner or a co-organizer adds an account to the event's staff (or changes its role)."""
+    require_staff(user, event, organizer_only=True)
+    if role not in STAFF_ROLES:
+        raise Refused("Choose judge or co-organizer.", field="role")
+    name = clean_text(name, "name", "The staff member's name", 80, required=True)
+    member = db.session.execute(sa.select(User).where(User.name == name)).scalar()
+    if member is None or not member.active:
+        raise Refused(f"There is no active staff account named {name}. Create it first: "
+                      f"flask --app wsgi user create \"{name}\" --role judge", field="name")
+    if member.id == event.organizer_id:
+        raise Refused(f"{name} owns this event already.", field="name")
+    entry = next((s for s in event.staff if s.user_id == member.id), None)
+    if entry is None:
+        entry = EventStaff(event=event, user=member, role=role, added_by=actor_name(user))
+        db.session.add(entry)
+    entry.role = role
+    db.session.flush()
+    log(event, actor_name(user), "event.staff.add", staff=member.name, role=role)
+    return entry
+
+
+def remove_staff(event: Event, user: User, staff_id) -> None:
+    require_staff(user, event, organizer_only=True)
+    entry = db.session.get(EventStaff, staff_id) if valid_id(staff_id) else None
+    if entry is None or entry.event_id != event.id:
+        raise NotFound("That person is not on this event's staff.")
+    name = entry.user.name
+    event.staff.remove(entry)
+    db.session.flush()
+    log(event, actor_name(user), "event.staff.remove", staff=name)
 
 
 def create_event(organizer: User, data: dict) -> Event:
@@ -309,9 +364,10 @@ def decklists_public(event: Event) -> bool:
 
 
 def events_for(user: User) -> list[Event]:
-    stmt = sa.select(Event).order_by(Event.date.desc().nulls_last(), Event.id.desc())
-    if user.role == "organizer":
-        stmt = stmt.where(Event.organizer_id == user.id)
+    """The events this user owns or is staff of."""
+    staff_of = sa.select(EventStaff.event_id).where(EventStaff.user_id == user.id)
+    stmt = (sa.select(Event).where(sa.or_(Event.organizer_id == user.id, Event.id.in_(staff_of)))
+            .order_by(Event.date.desc().nulls_last(), Event.id.desc()))
     return list(db.session.execute(stmt).scalars())
 
 

@@ -24,7 +24,7 @@ from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, js
                    refusal, refuse_into, refused_json, staff_event, staff_required, whole_number)
 from . import audit, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
-                    EventForm, NotesForm, RegistrationForm, uploaded)
+                    EventForm, NotesForm, RegistrationForm, StaffForm, uploaded)
 
 bp = Blueprint("events", __name__)
 
@@ -194,7 +194,7 @@ def _dashboard(event, late_form=None, status=200):
         "events/dashboard.html", event=event, ruleset=ruleset_name(event.ruleset),
         counters=ops.event_counters(event), registrations=regs, decks=ops.deck_overview(regs),
         late_form=late_form or RegistrationForm(formdata=None),
-        can_edit=g.user.role == "organizer",
+        can_edit=ops.may_manage(g.user, event),
         register_url=url_for("events.register", event_id=event.id, _external=True),
         deadline_passed=ops.deadline_passed(event)), status
 
@@ -312,6 +312,38 @@ def event_log(event_id):
     players = sorted(names.items(), key=lambda item: name_key(item[1]))
     return render_template("events/log.html", event=event, rows=rows, kinds=audit.KINDS, kind=kind, who=who,
                            table=table, player=player, players=players, limit=audit.MAX_SHOWN)
+
+
+@bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])
+@staff_required
+def staff_page(event_id):
+    """The event's staff: its owner adds judges and co-organizers; only they act on this event."""
+    event = staff_event(event_id, organizer_only=True)
+    form, status = StaffForm(), 200
+    if form.validate_on_submit():
+        try:
+            entry = ops.add_staff(event, g.user, form.name.data, form.role.data)
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            flash(f"{entry.user.name} is on the staff as {entry.role if entry.role == 'judge' else 'co-organizer'}.")
+            return redirect(url_for("events.staff_page", event_id=event.id))
+    elif request.method == "POST":
+        status = form_failed(form)
+    return private(make_response(render_template("events/staff.html", event=event, form=form,
+                                                 remove_form=ActionForm(formdata=None)), status))
+
+
+@bp.post("/events/<int:event_id>/staff/<int:staff_id>/remove")
+@staff_required
+def remove_staff(event_id, staff_id):
+    event = staff_event(event_id, organizer_only=True)
+    form = ActionForm()
+    if not form.validate():
+        raise Refused(EXPIRED)
+    ops.remove_staff(event, g.user, staff_id)
+    flash("Removed from the staff: they no longer see or run this event.")
+    return redirect(url_for("events.staff_page", event_id=event.id))
 
 
 @bp.get("/events/<int:event_id>/decklists")
