@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 
 def database_url_from_env(url: str | None) -> str | None:
@@ -33,6 +34,7 @@ class Config:
                           "image/svg+xml"]
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_HTTPONLY = True
+    PERMANENT_SESSION_LIFETIME = timedelta(hours=12)   # from login: a staff session ends the same day
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it

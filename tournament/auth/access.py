@@ -3,11 +3,22 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import g, redirect, request, session, url_for
+import time
+
+from flask import current_app, g, redirect, request, session, url_for
 
 from ..extensions import db
 from .models import User
-from .operations import user_for_token
+from .operations import session_valid, user_for_token
+
+
+def begin_session(user: User) -> None:
+    """A fresh session for this user: its version and start time are checked on every request."""
+    session.clear()
+    session["user_id"] = user.id
+    session["sv"] = user.session_version
+    session["since"] = int(time.time())
+    session.permanent = True
 
 
 def load_user() -> None:
@@ -19,8 +30,13 @@ def load_user() -> None:
         return
     g.via_token = False
     user_id = session.get("user_id")
-    if isinstance(user_id, int):
-        g.user = db.session.get(User, user_id)
+    if not isinstance(user_id, int):
+        return
+    user = db.session.get(User, user_id)
+    if session_valid(user, session.get("sv"), session.get("since"), current_app.permanent_session_lifetime):
+        g.user = user
+    else:
+        session.clear()      # logged out elsewhere, password changed, account disabled, or too old
 
 
 def login_required(view):

@@ -2,16 +2,24 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta, timezone
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 import sqlalchemy as sa
+from flask import current_app
+from werkzeug.security import check_password_hash, generate_password_hash
+from zxcvbn import zxcvbn
+from zxcvbn.frequency_lists import FREQUENCY_LISTS
 
 from ..cards.models import utcnow
+from ..timezones import as_utc
 from ..errors import Refused
 from ..extensions import db
 from ..lifecycle import keep_changes_on_refusal
 from .models import ROLES, ApiToken, LoginAttempt, User
 
+MIN_PASSWORD_LENGTH = 10
+MIN_PASSWORD_SCORE = 2       # zxcvbn: 0 too guessable ... 4 very unguessable
 MAX_FAILED_LOGINS = 5
 LOGIN_WINDOW = timedelta(minutes=15)
 TOKEN_TOUCH_INTERVAL = timedelta(minutes=5)
@@ -23,8 +31,7 @@ def create_user(name: str, password: str, role: str) -> User:
         raise Refused("A user name is 1 to 80 characters.")
     if role not in ROLES:
         raise Refused(f"Role must be one of: {', '.join(ROLES)}.")
-    if len(password or "") < 8:
-        raise Refused("The password needs at least 8 characters.")
+    check_password_policy(password, name)
     if db.session.execute(sa.select(User.id).where(User.name == name)).first():
         raise Refused(f"There is already a user named {name}.")
     user = User(name=name, role=role)
@@ -34,24 +41,108 @@ def create_user(name: str, password: str, role: str) -> User:
     return user
 
 
-def issue_token(user: User) -> str:
+@lru_cache(maxsize=1)
+def _common_passwords() -> frozenset[str]:
+    return frozenset(FREQUENCY_LISTS["passwords"])
+
+
+def check_password_policy(password, name: str = "") -> None:
+    """At least 10 characters, not one of the 30,000 most common passwords, not guessable from the name
+    (zxcvbn's estimate), so a password on a venue laptop survives an online guessing attempt."""
+    password = password or ""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise Refused(f"The password needs at least {MIN_PASSWORD_LENGTH} characters; a few words make a good one.",
+                      field="password")
+    if len(password) > 200:
+        raise Refused("The password may be at most 200 characters.", field="password")
+    if password.lower() in _common_passwords():
+        raise Refused("That is one of the most common passwords. Choose another: a few unrelated words work well.",
+                      field="password")
+    strength = zxcvbn(password[:100], user_inputs=[name, *name.split(), "".join(name.split())])
+    if strength["score"] < MIN_PASSWORD_SCORE:
+        why = strength["feedback"]["warning"] or "It is easy to guess."
+        raise Refused(f"That password is too easy to guess. {why} Add another word or two.", field="password")
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """A new password ends every other session and stays usable in this one (see begin_session)."""
+    if not user.check_password(current or ""):
+        raise Refused("The current password is not right.", status=400, field="current")
+    if new == current:
+        raise Refused("The new password is the same as the current one.", field="password")
+    check_password_policy(new, user.name)
+    user.set_password(new)
+    end_sessions(user)
+
+
+def end_sessions(user: User) -> None:
+    """Log the user out everywhere: every session cookie issued before now stops working."""
+    user.session_version = (user.session_version or 1) + 1
+    db.session.flush()
+
+
+def set_disabled(user: User, disabled: bool) -> None:
+    """A disabled account cannot log in, and its sessions and tokens stop working at once."""
+    user.disabled_at = utcnow() if disabled else None
+    end_sessions(user)
+
+
+def session_valid(user: User | None, version, since, max_age: timedelta) -> bool:
+    """A session cookie counts only for an active user, at their current session version, within max_age
+    of its login (a copied cookie cannot be kept alive by using it)."""
+    if user is None or not user.active or version != user.session_version:
+        return False
+    try:
+        started = datetime.fromtimestamp(float(since), timezone.utc)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return False
+    return timedelta(0) <= utcnow() - started <= max_age
+
+
+def issue_token(user: User, expires_in: timedelta | None = None, label: str = "") -> str:
     token = secrets.token_urlsafe(32)
-    db.session.add(ApiToken(user_id=user.id, token_hash=ApiToken.hash(token)))
+    expires = utcnow() + expires_in if expires_in else None
+    db.session.add(ApiToken(user_id=user.id, token_hash=ApiToken.hash(token), expires_at=expires, label=label[:80]))
     db.session.flush()
     return token
 
 
+def revoke_tokens(user: User, token_id: int | None = None) -> int:
+    """Revoke one of the user's tokens (by id) or all of them; returns how many were live."""
+    stmt = sa.select(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+    if token_id is not None:
+        stmt = stmt.where(ApiToken.id == token_id)
+    rows = list(db.session.execute(stmt).scalars())
+    for row in rows:
+        row.revoked_at = utcnow()
+    db.session.flush()
+    return len(rows)
+
+
 def user_for_token(token: str) -> User | None:
     row = db.session.execute(sa.select(ApiToken).where(ApiToken.token_hash == ApiToken.hash(token))).scalar()
-    if row is None:
-        return None
     now = utcnow()
-    last = row.last_used_at
-    if last is not None and last.tzinfo is None:
-        last = last.replace(tzinfo=timezone.utc)
+    if row is None or row.revoked_at is not None or not row.user.active:
+        return None
+    if row.expires_at is not None and as_utc(row.expires_at) <= now:
+        return None
+    last = as_utc(row.last_used_at)
     if last is None or now - last > TOKEN_TOUCH_INTERVAL:
         row.last_used_at = now   # not on every request: a read must not take the write lock
     return row.user
+
+
+@lru_cache(maxsize=4)
+def _dummy_hash(method: str) -> str:
+    return generate_password_hash(secrets.token_hex(16), method=method)
+
+
+def _password_matches(user: User | None, password: str) -> bool:
+    """As slow for an unknown name as for a real one, so timing does not tell which staff names exist."""
+    if user is None:
+        check_password_hash(_dummy_hash(current_app.config["PASSWORD_HASH_METHOD"]), password)
+        return False
+    return user.check_password(password)
 
 
 def login_blocked(name: str, address: str) -> bool:
@@ -71,10 +162,12 @@ def authenticate(name: str, password: str, address: str) -> User:
         raise Refused("Too many failed logins. Wait 15 minutes, or ask the organizer to reset your password.",
                       status=429)
     user = db.session.execute(sa.select(User).where(User.name == name)).scalar()
-    if user is None or not user.check_password(password or ""):
+    if not _password_matches(user, password or ""):
         db.session.add(LoginAttempt(name=name, address=address))
         db.session.flush()
         keep_changes_on_refusal()      # the failed attempt is what throttles the next ones
         raise Refused("Wrong name or password.", status=401)
+    if not user.active:
+        raise Refused("This account is disabled. Ask the organizer to enable it again.", status=403)
     db.session.execute(sa.delete(LoginAttempt).where(LoginAttempt.name == name))
     return user

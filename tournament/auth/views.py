@@ -1,10 +1,12 @@
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, make_response, redirect, render_template, request, session, url_for
 
 from ..errors import Refused
-from .forms import LoginForm
-from .operations import authenticate
+from ..web import form_failed, private, refuse_into, staff_required
+from .access import begin_session
+from .forms import ConfirmForm, LoginForm, PasswordForm
+from .operations import authenticate, change_password, end_sessions
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -27,9 +29,7 @@ def login():
             form.password.errors = [e.message]
             status = e.status
         else:
-            session.clear()
-            session["user_id"] = user.id
-            session.permanent = True
+            begin_session(user)
             return redirect(_safe_next(request.args.get("next")))
     elif request.method == "POST":
         status = 400
@@ -40,4 +40,35 @@ def login():
 def logout():
     session.clear()
     flash("You are logged out.")
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@staff_required
+def account():
+    """Change the password (every other session ends) or log out on every device."""
+    form, status = PasswordForm(), 200
+    if form.validate_on_submit():
+        try:
+            change_password(g.user, form.current.data, form.password.data)
+        except Refused as e:
+            status = refuse_into(form, e)
+        else:
+            begin_session(g.user)
+            flash("Password changed. Every other device has been logged out.")
+            return redirect(url_for("auth.account"))
+    elif request.method == "POST":
+        status = form_failed(form)
+    page = render_template("auth/account.html", form=form, everywhere_form=ConfirmForm(formdata=None))
+    return private(make_response(page, status))
+
+
+@bp.post("/logout-everywhere")
+@staff_required
+def logout_everywhere():
+    if not ConfirmForm().validate():
+        raise Refused("This form has expired. Reload the page and try again.")
+    end_sessions(g.user)
+    session.clear()
+    flash("You are logged out on every device, this one included.")
     return redirect(url_for("auth.login"))
