@@ -28,11 +28,15 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
     _https_settings(app)
-    from .extensions import compress, csrf, db, migrate
+    from .extensions import compress, csrf, db, limiter, migrate
+    from . import throttle
+    app.config.setdefault("RATELIMIT_STORAGE_URI", throttle.storage_uri(app.config, app.instance_path))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     compress.init_app(app)
+    limiter.init_app(app)
+    app.after_request(throttle.add_retry_after)
 
     from . import models  # noqa: F401  (every model, for Alembic)
     from .api import bp as api_bp

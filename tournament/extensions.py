@@ -1,5 +1,7 @@
 """Flask extensions, created once and bound in create_app()."""
 from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -18,6 +20,7 @@ db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
 migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
+limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=False)   # see tournament.throttle
 
 
 @event.listens_for(Engine, "connect")

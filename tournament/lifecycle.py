@@ -59,12 +59,6 @@ def wants_write_lock() -> bool:
     return g.get("write_lock", False) or (has_request_context() and request.method not in SAFE_METHODS)
 
 
-def keep_changes_on_refusal() -> None:
-    """An operation whose refusal must still be stored (a failed login attempt) says so here."""
-    if has_request_context():
-        g.keep_changes_on_refusal = True
-
-
 def conflict_kind(error: BaseException) -> str | None:
     """'constraint', 'busy', 'unavailable', 'bad_value', or None for an error that is not the database's."""
     if isinstance(error, sa.orm.exc.StaleDataError):
@@ -92,10 +86,9 @@ def run_request(dispatch):
     for attempt in range(ATTEMPTS):
         g.write_lock = attempt > 0
         g.pop("changed_events", None)
-        g.pop("keep_changes_on_refusal", None)
         try:
             response = dispatch()
-            if response.status_code < 400 or g.pop("keep_changes_on_refusal", False):
+            if response.status_code < 400:
                 db.session.commit()
             else:
                 db.session.rollback()

@@ -589,9 +589,19 @@ def test_unknown_ruleset_lists_valid_ones(pool):
 
 
 def test_suggestions_are_capped_for_a_page_of_nonsense(pool):
-    from tournament.decks.checks import MAX_SUGGESTED
+    from tournament.decks.checks import MAX_PER_CODE, MAX_SUGGESTED
     counting = CountingPool(pool)
     deck = build(commanders=["Phelddagrif"], main=[f"Nonsense Card {i}" for i in range(60)])
     result = check_deck(deck, counting, "edh-2010")
-    assert len(findings(result, "UNKNOWN_CARD")) == 60
+    unknown = findings(result, "UNKNOWN_CARD")
+    assert len(unknown) == MAX_PER_CODE + 1 == 51
+    assert [f.card for f in unknown[:MAX_PER_CODE]] == [f"Nonsense Card {i}" for i in range(50)]
+    assert unknown[-1].message.startswith("… and 10 more like the ones above (lines 52 to 61)")
+    assert result.legal is False
     assert counting.suggest_calls == MAX_SUGGESTED and counting.resolve_calls == 1
+
+
+def test_a_very_long_junk_name_is_shown_shortened():
+    from tournament.decks.checks import LONGEST_NAME_SHOWN, shown_name
+    assert shown_name("x" * 500) == "x" * LONGEST_NAME_SHOWN + "…"
+    assert shown_name("Sol Ring") == "Sol Ring"

@@ -59,13 +59,3 @@ class ApiToken(db.Model):
     @staticmethod
     def hash(token: str) -> str:
         return hashlib.sha256(token.encode()).hexdigest()
-
-
-class LoginAttempt(db.Model):
-    """Failed logins, kept to slow down password guessing (per name and per address)."""
-    __tablename__ = "login_attempt"
-
-    id = sa.Column(sa.Integer, primary_key=True)
-    name = sa.Column(sa.String(80), nullable=False, index=True)
-    address = sa.Column(sa.String(64), nullable=False, index=True)
-    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow, index=True)

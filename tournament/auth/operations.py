@@ -15,13 +15,11 @@ from ..cards.models import utcnow
 from ..timezones import as_utc
 from ..errors import Refused
 from ..extensions import db
-from ..lifecycle import keep_changes_on_refusal
-from .models import ROLES, ApiToken, LoginAttempt, User
+from .. import throttle
+from .models import ROLES, ApiToken, User
 
 MIN_PASSWORD_LENGTH = 10
 MIN_PASSWORD_SCORE = 2       # zxcvbn: 0 too guessable ... 4 very unguessable
-MAX_FAILED_LOGINS = 5
-LOGIN_WINDOW = timedelta(minutes=15)
 TOKEN_TOUCH_INTERVAL = timedelta(minutes=5)
 
 
@@ -145,29 +143,16 @@ def _password_matches(user: User | None, password: str) -> bool:
     return user.check_password(password)
 
 
-def login_blocked(name: str, address: str) -> bool:
-    since = utcnow() - LOGIN_WINDOW
-    failures = db.session.execute(
-        sa.select(sa.func.count()).select_from(LoginAttempt)
-        .where(LoginAttempt.at >= since, sa.or_(LoginAttempt.name == name, LoginAttempt.address == address))
-    ).scalar()
-    return failures >= MAX_FAILED_LOGINS
-
-
 def authenticate(name: str, password: str, address: str) -> User:
-    """The user, or Refused; failures are recorded and throttle further tries."""
+    """The user, or Refused. Every try counts against (name, address), so a guesser waits longer and
+    longer while the real owner on another network is not locked out; a success clears the count."""
     name = (name or "").strip()[:80]
     address = (address or "unknown")[:64]
-    if login_blocked(name, address):
-        raise Refused("Too many failed logins. Wait 15 minutes, or ask the organizer to reset your password.",
-                      status=429)
+    throttle.spend("login", name.casefold(), address)
     user = db.session.execute(sa.select(User).where(User.name == name)).scalar()
     if not _password_matches(user, password or ""):
-        db.session.add(LoginAttempt(name=name, address=address))
-        db.session.flush()
-        keep_changes_on_refusal()      # the failed attempt is what throttles the next ones
         raise Refused("Wrong name or password.", status=401)
     if not user.active:
         raise Refused("This account is disabled. Ask the organizer to enable it again.", status=403)
-    db.session.execute(sa.delete(LoginAttempt).where(LoginAttempt.name == name))
+    throttle.forget("login", name.casefold(), address)
     return user

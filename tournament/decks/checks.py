@@ -65,6 +65,8 @@ ARCHENEMY_RULES = json.loads((Path(__file__).resolve().parent.parent / "data" / 
                              .read_text(encoding="utf-8"))
 SCHEME_MIN, SCHEME_MAX_COPIES = ARCHENEMY_RULES["scheme_deck_min"], ARCHENEMY_RULES["scheme_max_copies"]
 MAX_SUGGESTED = 20          # unknown names per deck that get did-you-mean suggestions
+MAX_PER_CODE = 50           # findings of one kind shown one by one; the rest are counted in one more
+LONGEST_NAME_SHOWN = 120    # no card name is this long: a pasted page shows its start
 _PRIMARY_TYPE: dict[tuple[str, ...], str] = {}     # a front face's types -> its summary type
 
 _SYMBOL = re.compile(r"\{([^{}]*)\}")
@@ -265,7 +267,7 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     add = findings.append
 
     for u in deck.unparsed:
-        add(Finding("UNPARSED_LINE", ERROR, f"This line could not be read ({u.reason}): {u.text!r}. "
+        add(Finding("UNPARSED_LINE", ERROR, f"This line could not be read ({u.reason}): {shown_name(u.text)!r}. "
                     "Write it as a count and a card name, like \"1 Sol Ring\", or remove it.", line=u.line))
     if deck.ignored:
         n = sum(e.count for e in deck.ignored)
@@ -304,8 +306,8 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         # Suggestions cost milliseconds each: a pasted page of nonsense must not cost seconds.
         suggestions = tuple(pool.suggest(name)) if i < MAX_SUGGESTED else ()
         hint = f"; did you mean {suggestions[0]}?" if suggestions else ". Check the spelling."
-        add(Finding("UNKNOWN_CARD", ERROR, f"\"{name}\" is not a card name we know{hint}",
-                    card=name, line=e.line, suggestions=suggestions))
+        add(Finding("UNKNOWN_CARD", ERROR, f"\"{shown_name(name)}\" is not a card name we know{hint}",
+                    card=shown_name(name), line=e.line, suggestions=suggestions))
 
     commander_count = sum(e.count for e, _ in commanders)
     main_count = sum(e.count for e, _ in main)
@@ -530,6 +532,30 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         color_identity=color_identity,
         main_count=main_count,
         sideboard_count=side_count,
-        findings=findings,
+        findings=bounded(findings),
         summary=summary,
     )
+
+
+def bounded(findings: list[Finding]) -> list[Finding]:
+    """At most MAX_PER_CODE findings of each code, then one that counts the rest: a list of 2,000 junk
+    lines gets a readable answer, and storing it costs kilobytes, not megabytes."""
+    seen: dict[str, int] = {}
+    rest: dict[str, list[Finding]] = {}
+    out: list[Finding] = []
+    for f in findings:
+        seen[f.code] = seen.get(f.code, 0) + 1
+        if seen[f.code] <= MAX_PER_CODE:
+            out.append(f)
+        else:
+            rest.setdefault(f.code, []).append(f)
+    for code, more in rest.items():
+        lines = [f.line for f in more if f.line is not None]
+        where = f" (lines {min(lines)} to {max(lines)})" if lines else ""
+        out.append(Finding(code, more[0].severity, f"… and {len(more):,} more like the ones above{where}. "
+                           "Fix those first, or check that this is the right file.", line=min(lines, default=None)))
+    return out
+
+
+def shown_name(name: str) -> str:
+    return name if len(name) <= LONGEST_NAME_SHOWN else name[:LONGEST_NAME_SHOWN] + "…"

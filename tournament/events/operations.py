@@ -19,6 +19,7 @@ from ..decks.checks import check_deck
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
+from .. import throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..lifecycle import changed, state_version
@@ -382,10 +383,18 @@ def normalise_code(code) -> str:
 
 
 def registration_by_code(code) -> Registration:
+    """The registration holding this code. Wrong codes are counted per client address and refused (429)
+    past the limit, except in a browser that has opened this code's page before (see tournament.throttle)."""
     code = normalise_code(code)
+    known = throttle.knows_code(code)
+    if not known:
+        throttle.check("wrong_code", throttle.client_address())
     reg = db.session.execute(sa.select(Registration).where(Registration.access_code == code)).scalar() if code else None
     if reg is None:
+        throttle.count("wrong_code", throttle.client_address())
         raise NotFound("No registration has this access code. Check the code on your receipt.")
+    if not known:
+        throttle.remember_code(code)
     return reg
 
 
@@ -425,6 +434,9 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
         raise Refused(f"Player ID {player_id} is already registered for this event.", status=409, field="player_id")
+    if user is None:
+        throttle.spend("registration_address", throttle.client_address())
+        throttle.spend("registration_event", event.id)
     code = new_access_code()
     while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
         code = new_access_code()
@@ -473,16 +485,38 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
         parsed = parse_upload(data, filename)
     except DeckInputError as e:
         raise Refused(str(e), field="decklist") from None
+    if user is None:
+        throttle.spend("decklist", reg.id)
     result = check_deck(parsed, DbCardPool(), event.ruleset, event.banlist_add or (), event.banlist_remove or ())
+    checked = result.to_json()
+    current = reg.deck
+    if current is not None and current.text == text and current.ruleset == event.ruleset and current.result == checked:
+        log(event, actor_name(user), "decklist.submit", registration=reg.id, legal=result.legal, unchanged=True,
+            after_deadline=deadline_passed(event))
+        return DeckSubmission(current, checked)       # the same list again: nothing new to store
+    if user is None:
+        refuse_over_decklist_cap(event)
     deck = Decklist(registration_id=reg.id, text=text, ruleset=event.ruleset, legal=result.legal,
-                    result=result.to_json(), submitted_by=actor_name(user))
+                    result=checked, submitted_by=actor_name(user))
     db.session.add(deck)
     db.session.flush()
     reg.deck_id = deck.id
     reg.deck = deck
     log(event, actor_name(user), "decklist.submit", registration=reg.id, legal=result.legal,
         after_deadline=deadline_passed(event))
-    return DeckSubmission(deck, result.to_json())
+    return DeckSubmission(deck, checked)
+
+
+def refuse_over_decklist_cap(event: Event) -> None:
+    """Every submission is kept (the judges' history), so an event keeps at most DECKLIST_CAP_PER_EVENT of
+    them from players; staff can still correct a list beyond it."""
+    cap = current_app.config.get("DECKLIST_CAP_PER_EVENT", 5000)
+    stored = db.session.execute(sa.select(sa.func.count()).select_from(Decklist)
+                                .join(Registration, Decklist.registration_id == Registration.id)
+                                .where(Registration.event_id == event.id)).scalar()
+    if stored >= cap:
+        raise Refused(f"This event has stored {stored:,} decklist submissions, its limit. Ask a judge at the desk "
+                      "to enter your list.", status=409, field="decklist")
 
 
 def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:

@@ -1,0 +1,246 @@
+"""Rate limits, with Flask-Limiter's `limits` strategies and a storage every worker process shares.
+
+Storage: Redis when REDIS_URL is set; else the database: PostgreSQL's own `rate_limit` table, or for
+SQLite a side file `instance/ratelimits.sqlite` (a counter written on its own connection must not wait
+for the write lock a request holds on the main file). Counters never live in one process's memory, so
+four waitress workers count together.
+
+The limits (config RATE_LIMITS, `limits` notation such as "20/minute;100/hour"):
+- wrong_code: wrong access codes per client address. A phone that has opened its page before (its
+  session remembers the code's hash) is never slowed, so one guesser behind the venue's NAT cannot lock
+  out every player on the Wi-Fi.
+- login: tries per (name, address), every try counted, cleared by a success: 5 tries a minute, then
+  longer waits, never a hard lock-out of the real owner from another address.
+- registration_address / registration_event: self-registrations per client address and per event.
+- decklist: a player's decklist submissions per registration (staff are not limited).
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from flask import current_app, g, has_request_context, request, session
+from limits import parse_many
+from limits.storage import Storage
+
+from .errors import Refused
+from .extensions import db, limiter
+
+DEFAULT_LIMITS = {
+    "wrong_code": "20/minute;100/hour",
+    "login": "5/minute;20/hour;60/day",
+    "registration_address": "30/minute;300/hour",
+    "registration_event": "60/minute;600/hour",
+    "decklist": "10/10minutes;40/hour",
+}
+WORDS = {
+    "wrong_code": "Too many wrong access codes from this network.",
+    "login": "Too many log-in tries for this name from this network.",
+    "registration_address": "Too many registrations from this network.",
+    "registration_event": "This event is taking too many registrations at once.",
+    "decklist": "You have sent your decklist many times in a short while.",
+}
+KNOWN_CODES = 8      # code hashes a browser's session remembers
+
+rate_limit = sa.Table(
+    "rate_limit", db.metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),     # seconds since the epoch
+)   # with SQLite the counters live in instance/ratelimits.sqlite; this copy in the main file stays empty
+
+
+class RateLimited(Refused):
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, status=429)
+        self.retry_after = retry_after
+
+
+class DatabaseStorage(Storage):
+    """A fixed-window counter store in SQL: one upsert per hit, atomic on SQLite and PostgreSQL.
+    `sqldb://` is the app's own (PostgreSQL) database; `sqldb+sqlite:///PATH` a side SQLite file."""
+    STORAGE_SCHEME = ["sqldb", "sqldb+sqlite"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._own = None
+        if uri and uri.startswith("sqldb+sqlite:"):
+            self._own = sa.create_engine(uri[len("sqldb+"):], poolclass=sa.pool.NullPool,
+                                         connect_args={"timeout": 10})
+            rate_limit.create(self._own, checkfirst=True)
+
+    @property
+    def base_exceptions(self):
+        return sa.exc.SQLAlchemyError
+
+    def _engine(self):
+        return self._own if self._own is not None else db.engine
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        now = time.time()
+        insert = (postgresql.insert if self._engine().dialect.name == "postgresql" else sqlite.insert)(rate_limit)
+        stale = rate_limit.c.expires_at <= now
+        stmt = insert.values(key=key, hits=amount, expires_at=now + expiry).on_conflict_do_update(
+            index_elements=[rate_limit.c.key],
+            set_={"hits": sa.case((stale, amount), else_=rate_limit.c.hits + amount),
+                  "expires_at": sa.case((stale, now + expiry), else_=rate_limit.c.expires_at)},
+        ).returning(rate_limit.c.hits)
+        with self._engine().begin() as conn:
+            hits = conn.execute(stmt).scalar_one()
+            if random.random() < 0.01:
+                conn.execute(sa.delete(rate_limit).where(rate_limit.c.expires_at <= now))
+        return hits
+
+    def _row(self, key: str):
+        with self._engine().connect() as conn:
+            return conn.execute(sa.select(rate_limit.c.hits, rate_limit.c.expires_at)
+                                .where(rate_limit.c.key == key, rate_limit.c.expires_at > time.time())).first()
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row.hits if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row.expires_at if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            with self._engine().connect() as conn:
+                conn.execute(sa.select(sa.func.count()).select_from(rate_limit))
+            return True
+        except sa.exc.SQLAlchemyError:
+            return False
+
+    def reset(self) -> int | None:
+        with self._engine().begin() as conn:
+            return conn.execute(sa.delete(rate_limit)).rowcount
+
+    def clear(self, key: str) -> None:
+        with self._engine().begin() as conn:
+            conn.execute(sa.delete(rate_limit).where(rate_limit.c.key == key))
+
+
+def storage_uri(config: dict, instance_path: str) -> str:
+    if config.get("RATELIMIT_STORAGE_URI"):
+        return config["RATELIMIT_STORAGE_URI"]
+    if config.get("REDIS_URL"):
+        return config["REDIS_URL"]
+    if str(config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql"):
+        return "sqldb://"
+    import os
+    return "sqldb+sqlite:///" + os.path.join(instance_path, "ratelimits.sqlite")
+
+
+# ----------------------------------------------------------------- checks
+
+def _items(name: str):
+    return parse_many(current_app.config.get("RATE_LIMITS", {}).get(name) or DEFAULT_LIMITS[name])
+
+
+def client_address() -> str:
+    return (request.remote_addr or "unknown") if has_request_context() else "local"
+
+
+def _enabled() -> bool:
+    return has_request_context() and limiter.enabled and current_app.config.get("RATELIMIT_ENABLED", True)
+
+
+def _refuse(name: str, keys: tuple[str, ...], items) -> None:
+    wait = max(limiter.limiter.get_window_stats(item, name, *keys).reset_time - time.time()
+               for item in items if not limiter.limiter.test(item, name, *keys))
+    wait = max(1, math.ceil(wait))
+    g.retry_after = wait
+    raise RateLimited(f"{WORDS[name]} Wait {_duration(wait)} and try again.", wait)
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} minutes"
+    return f"{round(seconds / 3600)} hours"
+
+
+def _run(action: str, name: str, keys) -> None:
+    """One limit action; a counter store that cannot be reached lets the request through (and says so in
+    the log) rather than stopping the event."""
+    if not _enabled():
+        return
+    keys = tuple(str(k) for k in keys)
+    items = _items(name)
+    strategy = limiter.limiter
+    try:
+        if action == "check":
+            allowed = all(strategy.test(item, name, *keys) for item in items)
+        elif action == "spend":
+            spent = g.setdefault("throttle_spent", {})     # a request retried after a conflict spends once
+            if (name, keys) not in spent:
+                spent[(name, keys)] = all([strategy.hit(item, name, *keys) for item in items])
+            allowed = spent[(name, keys)]
+        else:
+            for item in items:
+                (strategy.hit if action == "count" else strategy.clear)(item, name, *keys)
+            return
+    except Exception as e:      # noqa: BLE001  (Redis or the database is down: fail open)
+        current_app.logger.warning("rate limit %s %s not applied: %s", action, name, e.__class__.__name__)
+        return
+    if not allowed:
+        _refuse(name, keys, items)
+
+
+def check(name: str, *keys) -> None:
+    """Refuse (429) when the limit is already spent, without spending any of it."""
+    _run("check", name, keys)
+
+
+def spend(name: str, *keys) -> None:
+    """Count one try, atomically, and refuse (429) once it is over the limit: concurrent tries cannot
+    get past it together."""
+    _run("spend", name, keys)
+
+
+def count(name: str, *keys) -> None:
+    """Count a failure (a wrong code) after the fact."""
+    _run("count", name, keys)
+
+
+def forget(name: str, *keys) -> None:
+    _run("forget", name, keys)
+
+
+# ----------------------------------------------------------------- codes this browser has opened
+
+def _code_mark(code: str) -> str:
+    return hashlib.sha256(f"{current_app.secret_key}:{code}".encode()).hexdigest()[:16]
+
+
+def knows_code(code: str) -> bool:
+    return has_request_context() and _code_mark(code) in (session.get("codes") or ())
+
+
+def remember_code(code: str) -> None:
+    """A browser that opened a code's page once is not slowed by other people's wrong guesses. Only a
+    keyed hash is kept: the session cookie is signed, not encrypted."""
+    if not has_request_context():
+        return
+    mark = _code_mark(code)
+    known = list(session.get("codes") or ())
+    if mark not in known:
+        session["codes"] = [mark, *known][:KNOWN_CODES]
+
+
+def add_retry_after(response):
+    """A 429 says when to try again, whichever renderer made it."""
+    if response.status_code == 429 and "Retry-After" not in response.headers and g.get("retry_after"):
+        response.headers["Retry-After"] = str(g.retry_after)
+    return response
+
+
+def log_code(code: str) -> str:
+    """A code as logs may show it: a short hash, never the code."""
+    return "code#" + hashlib.sha256(code.encode()).hexdigest()[:8]
