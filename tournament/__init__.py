@@ -75,13 +75,8 @@ def _https_settings(app) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
     if str(app.config.get("PUBLIC_URL") or "").startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
-
-    @app.after_request
-    def _strict_transport(response):
-        from flask import request
-        if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-        return response
+    from .web import security_headers
+    app.after_request(security_headers)
 
 
 def _instance_path(config) -> str | None:

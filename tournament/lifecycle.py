@@ -101,8 +101,9 @@ def run_request(dispatch):
             _restore_flashes(flashes)
             retry = kind == "busy" or (kind == "constraint" and attempt == 0)
             if not retry or attempt + 1 == ATTEMPTS:
+                from .web import loggable_path
                 current_app.logger.warning("request %s %s: %s after %d attempts: %s", request.method,
-                                           request.path, kind, attempt + 1, e.__class__.__name__)
+                                           loggable_path(request.path), kind, attempt + 1, e.__class__.__name__)
                 return _refusal_for(kind)
             time.sleep(random.uniform(0.005, 0.03) * (attempt + 1))
 

@@ -165,6 +165,45 @@ def register_error_handlers(app) -> None:
         return response
 
 
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+    "media-src 'self' blob:", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+))
+_CODE_IN_PATH = re.compile(r"(/(?:p|players)/)([^/?#]+)")
+
+
+def private_request() -> bool:
+    """Staff pages (codes, contacts) and a player's own pages (keyed by their access code)."""
+    path = request.path
+    if path.startswith("/static/"):
+        return False
+    return g.get("user") is not None or path.startswith("/p/") or path.startswith("/api/v1/players/")
+
+
+def security_headers(response):
+    """On every response: no inline script, no framing, no MIME sniffing, no Referer off the site; pages
+    that show codes or contacts are never stored by a browser or proxy."""
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    headers.setdefault("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+    if private_request():
+        headers["Cache-Control"] = "no-store"
+        headers["Referrer-Policy"] = "no-referrer"
+    if request.is_secure:
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    return response
+
+
+def loggable_path(path: str) -> str:
+    """A request path as logs may show it: an access code becomes a short hash of it."""
+    from .throttle import log_code
+    return _CODE_IN_PATH.sub(lambda m: m.group(1) + log_code(m.group(2)), path)
+
+
 def register_health(app) -> None:
     @app.get("/healthz")
     def healthz():

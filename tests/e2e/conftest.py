@@ -82,6 +82,7 @@ def browser_factory():
                      "--disable-quic", "--no-first-run", "--disable-background-networking",
                      "--disable-component-update", "--disable-sync", f"--window-size={width},{height}", *flags):
             options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})   # CSP violations land there
         if mobile:
             options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
                                                                                   "pixelRatio": 2.0}})

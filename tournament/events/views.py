@@ -221,8 +221,10 @@ def late_registration(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash(f"Registered {reg.name}{' (late)' if reg.late else ''}: access code {reg.access_code}.")
-            return redirect(url_for(f"events.{back}", event_id=event.id))
+            flash(f"Registered {reg.name}{' (late)' if reg.late else ''}. Their access code is on their row; "
+                  "print their receipt from there.")     # never the code itself: flashes ride in the cookie
+            return redirect(url_for("events.desk", event_id=event.id, q=reg.name) if back == "desk"
+                            else url_for("events.dashboard", event_id=event.id))
     else:
         status = form_failed(form)
     if back == "desk":
