@@ -7,6 +7,8 @@ from ..extensions import db
 from ..rounds.presenting import actor_text
 from .models import AuditEntry
 
+IMPORTED = "imported:"       # the actor of an audit entry that came from an imported file
+
 MAX_SHOWN = 500
 
 # action -> (what it is, in the filter; the sentence after the actor's name)
@@ -55,10 +57,25 @@ KINDS = sorted({label for label, _ in ACTIONS.values()})
 
 
 def actor_words(actor: str, names: dict[int, str]) -> str:
-    """"judge:Jan Judge" -> "Jan Judge (judge)"; "player:12" -> the player's name (actor_text's words)."""
-    kind = (actor or "").partition(":")[0]
+    """"judge:Jan Judge" -> "Jan Judge (judge)"; "player:12" -> the player's name (actor_text's words);
+    "imported:judge:Petr" -> "Petr (judge, from an imported file)": never taken for a local account."""
+    actor = actor or ""
+    imported = actor.startswith(IMPORTED)
+    actor = actor.removeprefix(IMPORTED)
+    kind = actor.partition(":")[0]
     who = actor_text(actor, names) or "someone"
-    return f"{who} ({kind})" if kind in ("organizer", "judge") else who
+    role = [kind] if kind in ("organizer", "judge") else []
+    notes = role + (["from an imported file"] if imported else [])
+    return f"{who} ({', '.join(notes)})" if notes else who
+
+
+def _listed(value) -> list:
+    """A detail that is a list in some entries and a count in others (event.import's players)."""
+    return value if isinstance(value, list) else []
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def sentence(entry: AuditEntry, names: dict[int, str]) -> str:
@@ -66,14 +83,14 @@ def sentence(entry: AuditEntry, names: dict[int, str]) -> str:
     label, text = ACTIONS.get(entry.action, (None, None))
     if text is None:
         return f"did {entry.action.replace('.', ' ').replace('_', ' ')}"
-    player = details.get("registration")
+    player = details.get("registration") if isinstance(details.get("registration"), int) else None
     values = {k: v for k, v in details.items() if isinstance(v, (str, int, float))}
     values.update(
-        player=names.get(player, details.get("name") or details.get("entered_for") or "a player"),
+        player=names.get(player) or _text(details.get("name")) or _text(details.get("entered_for")) or "a player",
         late=" (late entry)" if details.get("late") else "",
         legal="legal" if details.get("legal") else "not legal",
-        fields=", ".join(str(f).replace("_", " ") for f in details.get("fields") or []) or "nothing",
-        players=", ".join(p.get("name", "?") for p in details.get("players") or [] if isinstance(p, dict)),
+        fields=", ".join(str(f).replace("_", " ") for f in _listed(details.get("fields"))) or "nothing",
+        players=", ".join(p.get("name", "?") for p in _listed(details.get("players")) if isinstance(p, dict)),
     )
     try:
         return text.format_map(_Missing(values))

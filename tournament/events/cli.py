@@ -8,6 +8,7 @@ Register with ``app.cli.add_command(tournament.events.cli.event)``.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -18,8 +19,8 @@ from ..auth.models import User
 from ..errors import Refused
 from ..extensions import db
 from ..lifecycle import one_transaction
-from .exchange import MAX_EVENT_BYTES, MAX_PLAYERS_BYTES
-from .exchange_ops import ImportRefused, build_export, import_event, import_players
+from .exchange import MAX_EVENT_BYTES, MAX_PLAYERS_BYTES, ExchangeInputError, load_event_json
+from .exchange_ops import MAX_IMPORT_DECKLISTS, ImportRefused, build_export, import_event, import_players
 from .operations import get_event
 
 
@@ -88,6 +89,15 @@ def export_command(event_id, fmt, output):
     click.echo(f"Wrote {output} ({len(export.data):,} bytes).")
 
 
+def _player_count(data: bytes) -> int:
+    """For the progress bar only: how many players the file lists (0 when it cannot tell)."""
+    try:
+        players = load_event_json(data).get("players")
+    except (ExchangeInputError, AttributeError):
+        return 0
+    return len(players) if isinstance(players, list) else 0
+
+
 @event.command("import", help="Create a new event from a JSON file made by `event export`.")
 @click.argument("file")
 @click.option("--organizer", required=True, help="The organizer who will own the new event.")
@@ -95,8 +105,11 @@ def export_command(event_id, fmt, output):
 @one_transaction
 def import_command(file, organizer):
     user = _organizer(organizer)
+    data = _read(file, MAX_EVENT_BYTES)
     try:
-        result = import_event(user, _read(file, MAX_EVENT_BYTES))
+        with click.progressbar(length=_player_count(data), label="Re-checking players' decklists",
+                               file=sys.stderr) as bar:
+            result = import_event(user, data, max_decklists=MAX_IMPORT_DECKLISTS, progress=bar.update)
     except Refused as e:
         _fail(e)
     click.echo(f"Imported event {result.event.id} \u201c{result.event.name}\u201d: {result.players} players, "

@@ -27,11 +27,15 @@ from ..extensions import db
 from .exchange import (FORMAT, MAX_PLAYER_ROWS, MAX_PROBLEMS_LISTED, VERSION, ExchangeInputError, PlayerRow,
                        PlayersFile, RowProblem, duplicate_player_ids, dump_event_json, iso, load_event_json,
                        parse_timestamp, read_players_csv, write_csv)
+from .audit import IMPORTED
 from .models import AuditEntry, Decklist, Event, Registration
-from .operations import (EVENT_FIELDS, actor_name, clean_event_fields, clean_text, create_event,
-                         log, new_access_code, normalise_code, require_staff, submit_decklist)
+from .operations import (ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, EVENT_FIELDS, actor_name, clean_event_fields,
+                         clean_text, create_event, log, new_access_code, normalise_code, require_staff,
+                         submit_decklist)
 
 MAX_SUBMISSIONS_PER_PLAYER = 100
+WEB_IMPORT_DECKLISTS = 1_000       # re-checked inside one web request (about a second each hundred)
+MAX_IMPORT_DECKLISTS = 50_000      # the cap per import, also on the server's command line
 MAX_NOTES = 5000
 _CHUNK = 500
 
@@ -416,8 +420,6 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
             problems.add(number, e.message, name=who)
     code = raw.get("access_code")
     code = normalise_code(code) if isinstance(code, str) and code.strip() else None
-    if code is not None and not 4 <= len(code) <= 16:
-        code = None
     submissions = _read_submissions(raw.get("decklists"), number, who, problems, settings, pool)
     current = None
     if "current_decklist" not in raw:
@@ -464,6 +466,17 @@ def _read_audit(raw, problems: _Problems) -> list[dict]:
     return out
 
 
+def valid_code(code: str | None) -> bool:
+    """A code this app could have made: guessing one is as hard as guessing any other."""
+    return (code is not None and len(code) == ACCESS_CODE_LENGTH
+            and all(ch in ACCESS_CODE_ALPHABET for ch in code))
+
+
+def count_submissions(raw_players: list) -> int:
+    return sum(len(p["decklists"]) for p in raw_players
+               if isinstance(p, dict) and isinstance(p.get("decklists"), list))
+
+
 def _taken_codes(codes: list[str]) -> set[str]:
     taken: set[str] = set()
     for chunk in _chunks(sorted(set(codes))):
@@ -483,19 +496,48 @@ def _fresh_codes(count: int, avoid: set[str]) -> list[str]:
     return out
 
 
+
+
+def imported_actor(actor: str, id_map: dict[int, int]) -> str:
+    """What the file says did it, marked as the file's word: "imported:judge:Petr" is never the local Petr.
+    A player's id is mapped to their new registration, so the log still names them."""
+    kind, _, who = actor.partition(":")
+    if kind == "player" and who.isdigit() and int(who) in id_map:
+        actor = f"player:{id_map[int(who)]}"
+    elif kind == "player":
+        actor = "player"
+    return (IMPORTED + actor)[:120]
+
+
+def _refuse_too_many_decklists(count: int, limit: int) -> None:
+    if count <= min(limit, MAX_IMPORT_DECKLISTS):
+        return
+    if limit < MAX_IMPORT_DECKLISTS and count <= MAX_IMPORT_DECKLISTS:
+        raise Refused(f"The file holds {count:,} decklist submissions; a web import re-checks at most {limit:,} "
+                      f"while you wait. Import it on the server instead, where every list is re-checked with a "
+                      f"progress bar: flask --app wsgi event import FILE --organizer NAME", status=413)
+    raise Refused(f"The file holds {count:,} decklist submissions; an import may hold at most "
+                  f"{MAX_IMPORT_DECKLISTS:,}.", status=413)
+
+
 def _names_list(names: list[str], limit: int = 10) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def import_event(organizer: User | None, data: bytes) -> EventImport:
+def import_event(organizer: User | None, data: bytes, max_decklists: int = WEB_IMPORT_DECKLISTS,
+                 progress=None) -> EventImport:
     """Recreate an exported event as a new event owned by ``organizer``.
 
     New ids; the same settings, players, check-in and drop state, notes and
     decklist submissions (each re-checked against the current card data);
     players keep their access codes unless a code is already in use, in
     which case they get a new one and the result's notes say so. The
-    exported audit log is kept, followed by an ``event.import`` entry."""
+    exported audit log is kept, each entry marked as imported (never as signed by a user here), followed
+    by an ``event.import`` entry. Codes that are not of this app's alphabet and length are replaced.
+
+    Every list is re-checked, so a file with more than ``max_decklists`` submissions is refused: the web
+    import takes 1,000, the command line (with a progress bar: ``progress(n)`` after each player) 50,000."""
     require_staff(organizer, organizer_only=True)
     try:
         document = load_event_json(data)
@@ -509,10 +551,16 @@ def import_event(organizer: User | None, data: bytes) -> EventImport:
         raise Refused("The players in the file must be a list.")
     if len(raw_players) > MAX_PLAYER_ROWS:
         raise Refused(f"The file has {len(raw_players):,} players; the limit is {MAX_PLAYER_ROWS:,}.")
+    _refuse_too_many_decklists(count_submissions(raw_players), max_decklists)
     problems = _Problems()
     pool = DbCardPool()
-    players = [p for p in (_read_player(raw, n, problems, settings, pool) for n, raw in enumerate(raw_players, 1))
-               if p is not None]
+    players = []
+    for n, raw in enumerate(raw_players, 1):
+        player = _read_player(raw, n, problems, settings, pool)
+        if player is not None:
+            players.append(player)
+        if progress is not None:
+            progress(1)
     problems.extend(duplicate_player_ids(
         [PlayerRow(p.number, p.name, player_id=p.player_id or "") for p in players], label="Player"))
     audit = _read_audit(document.get("audit_log"), problems)
@@ -521,6 +569,10 @@ def import_event(organizer: User | None, data: bytes) -> EventImport:
 
     notes: list[str] = []
     # Access codes: keep each unless another registration (anywhere) already has it.
+    invalid = [p.name for p in players if p.access_code and not valid_code(p.access_code)]
+    for p in players:
+        if not valid_code(p.access_code):
+            p.access_code = None
     wanted = [p.access_code for p in players if p.access_code]
     taken = _taken_codes(wanted)
     used: set[str] = set(taken)
@@ -535,6 +587,10 @@ def import_event(organizer: User | None, data: bytes) -> EventImport:
     missing = [p for p in players if p.access_code is None]
     for p, code in zip(missing, _fresh_codes(len(missing), used)):
         p.access_code = code
+    if invalid:
+        notes.append(f"{len(invalid)} player{'s' if len(invalid) != 1 else ''} had an access code this app does not "
+                     f"make ({ACCESS_CODE_LENGTH} characters of {ACCESS_CODE_ALPHABET}), so a new one was made: "
+                     f"{_names_list(invalid)}. Print new receipts for them.")
     if renamed:
         notes.append(f"{len(renamed)} player{'s' if len(renamed) != 1 else ''} got a new access code because "
                      f"the old one is already in use here: {_names_list(renamed)}. Print new receipts for them.")
@@ -579,8 +635,8 @@ def import_event(organizer: User | None, data: bytes) -> EventImport:
         details = dict(entry["details"])
         if isinstance(details.get("registration"), int) and details["registration"] in id_map:
             details["registration"] = id_map[details["registration"]]
-        db.session.add(AuditEntry(event_id=event.id, actor=entry["actor"], action=entry["action"],
-                                  details=details, at=entry["at"]))
+        db.session.add(AuditEntry(event_id=event.id, actor=imported_actor(entry["actor"], id_map),
+                                  action=entry["action"], details={**details, "imported": True}, at=entry["at"]))
     source = document.get("event") if isinstance(document.get("event"), dict) else {}
     log(event, actor_name(organizer), "event.import", source_event=source.get("id"),
         exported_at=document.get("exported_at") if isinstance(document.get("exported_at"), str) else None,
