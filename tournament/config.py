@@ -53,6 +53,8 @@ class Config:
             out["PUBLIC_URL"] = public.rstrip("/")
         if redis_url := os.environ.get("REDIS_URL"):
             out["REDIS_URL"] = redis_url
+        if os.environ.get("RATELIMIT_ENABLED", "").lower() in ("0", "false", "no"):
+            out["RATELIMIT_ENABLED"] = False        # a fuzzing or load-test server only, never at an event
         if (proxies := os.environ.get("TRUSTED_PROXIES", "")).isdigit():
             out["TRUSTED_PROXIES"] = int(proxies)
         return out

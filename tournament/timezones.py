@@ -27,10 +27,13 @@ def machine_zone() -> str:
     return "UTC"
 
 
-@lru_cache(maxsize=512)
 def valid_zone(name) -> bool:
-    if not isinstance(name, str) or not name or len(name) > 64:
-        return False
+    """An IANA zone name; anything that is not text (a JSON object, a list) is simply not one."""
+    return isinstance(name, str) and 0 < len(name) <= 64 and _zone_exists(name)
+
+
+@lru_cache(maxsize=512)
+def _zone_exists(name: str) -> bool:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

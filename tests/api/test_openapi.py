@@ -85,10 +85,14 @@ def test_every_rule_is_documented_with_the_same_methods_and_vice_versa(app):
     assert api_rules(app) == documented
 
 
-def test_documented_limits_are_the_implementations():
+def test_documented_limits_are_the_implementations(client):
     doc = document()
     event_id = doc["paths"]["/events/{event_id}"]["parameters"][0]["schema"]
-    assert f"max={event_id['maximum']}" in views.ID
+    for too_large in (event_id["maximum"] + 1, 10 ** 30):          # a documented 404, not a 405 or an overflow
+        assert client.get(f"/api/v1/events/{too_large}").status_code == 404
+        assert client.delete(f"/api/v1/events/1/registrations/{too_large}/checkin").status_code in (401, 404)
+    q = next(p for p in doc["paths"]["/events/{event_id}/registrations"]["get"]["parameters"] if p["name"] == "q")
+    assert q["schema"]["maxLength"] == views.MAX_QUERY
     limit = next(p for p in doc["paths"]["/events/{event_id}/registrations"]["get"]["parameters"]
                  if p["name"] == "limit")
     assert limit["schema"]["maximum"] == views.MAX_SEARCH_RESULTS
@@ -141,8 +145,13 @@ def test_the_validator_rejects_what_it_should():
     assert validate(None, {"anyOf": [{"type": "string"}, {"type": "null"}]}, doc) == []
     assert validate(3, {"anyOf": [{"type": "string"}, {"type": "null"}]}, doc)
     assert validate(["W", "X"], doc["components"]["schemas"]["DeckCheck"]["properties"]["color_identity"], doc)
+    assert validate("x", {"type": "string", "pattern": "^x$"}, doc) == []
+    assert validate("y", {"type": "string", "pattern": "^x$"}, doc)
+    line = doc["components"]["schemas"]["RegistrationCreate"]["properties"]["name"]
+    assert validate("山田 太郎", line, doc) == [] and validate("Šárka", line, doc) == []
+    assert validate("a\x07b", line, doc) and validate("   ", line, doc) and validate("a\u0085", line, doc)
     with pytest.raises(SchemaError):
-        validate("x", {"type": "string", "pattern": "^x$"}, doc)     # a keyword it does not check
+        validate(3, {"type": "integer", "multipleOf": 2}, doc)     # a keyword it does not check
     with pytest.raises(SchemaError):
         validate("x", {"$ref": "#/components/schemas/Nope"}, doc)
     assert response_problems("GET", "/api/v1/health", 201, {"status": "ok"})      # undocumented status

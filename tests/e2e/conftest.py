@@ -1,6 +1,7 @@
 """A real server process and headless Chromium (Debian's chromium + chromium-driver)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -29,14 +30,13 @@ class LiveServer(str):
     database_url: str
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
-    """The production server scripts/run starts (waitress), on a fresh SQLite database with the starter
-    cards and an organizer account."""
-    tmp = tmp_path_factory.mktemp("live")
+@contextlib.contextmanager
+def serve(tmp: Path, **extra_env):
+    """The production server scripts/run starts (waitress), on a fresh SQLite database in `tmp` with the
+    starter cards and an organizer account (Olga)."""
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'live.sqlite'}", "SECRET_KEY": "e2e",
            "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1",
-           "INSTANCE_PATH": str(tmp)}
+           "INSTANCE_PATH": str(tmp), **extra_env}
     env.pop("TEST_DATABASE_URL", None)
     flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
     for args in (["db", "upgrade"], ["cards", "starter"]):
@@ -58,10 +58,19 @@ def live_server(tmp_path_factory):
             time.sleep(0.1)
     server = LiveServer(url)
     server.database_url = env["DATABASE_URL"]
-    yield server
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
+    server.env = env
+    try:
+        yield server
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    with serve(tmp_path_factory.mktemp("live")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

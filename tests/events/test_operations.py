@@ -23,7 +23,7 @@ def test_create_event_validates_every_setting(make_event, organizer):
 def test_variant_and_archenemy_points_settings(db, make_event, organizer):
     event = make_event()
     assert (event.variant, event.archenemy_win_points, event.team_win_points) == ("none", 3, 1)
-    ops.update_event(event, organizer, {"variant": "supervillain_rumble", "archenemy_win_points": "0",
+    ops.update_event(event, organizer, {"variant": "supervillain_rumble", "archenemy_win_points": 0.0,
                                         "team_win_points": 100})
     assert (event.variant, event.archenemy_win_points, event.team_win_points) == ("supervillain_rumble", 0, 100)
     assert ops.copy_event(event, organizer).variant == "supervillain_rumble"
@@ -31,7 +31,7 @@ def test_variant_and_archenemy_points_settings(db, make_event, organizer):
                        ({"archenemy_win_points": 101}, "archenemy_win_points"),
                        ({"archenemy_win_points": -1}, "archenemy_win_points"),
                        ({"team_win_points": 1.5}, "team_win_points"), ({"team_win_points": True}, "team_win_points"),
-                       ({"team_win_points": ""}, "team_win_points")]:
+                       ({"team_win_points": ""}, "team_win_points"), ({"team_win_points": "5"}, "team_win_points")]:
         with pytest.raises(Refused) as info:
             ops.create_event(organizer, {"name": "E", "ruleset": "edh-2010", **bad})
         assert info.value.field == field

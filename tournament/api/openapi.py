@@ -6,7 +6,8 @@ validates against the schema documented for its status code.
 
 `validate(instance, schema)` implements the subset of JSON Schema this document
 uses (type, enum, properties, required, additionalProperties, items, anyOf,
-$ref, minimum, maximum, minLength, maxLength, minItems, format date/date-time)
+$ref, minimum, maximum, minLength, maxLength, minItems, format date/date-time,
+pattern in the syntax Python and ECMA-262 share)
 and refuses any other keyword, so the document cannot quietly promise a rule
 nobody checks.
 """
@@ -17,10 +18,13 @@ import re
 from datetime import date, datetime
 from functools import lru_cache
 
+from ..decks.rulesets import list_rulesets
 from ..events.models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES
+from ..timezones import zone_names
 
 API_VERSION = "1.0.0"
 MAX_ID = 2147483647
+MAX_QUERY = 200
 
 
 def ref(name: str) -> dict:
@@ -41,6 +45,22 @@ def obj(properties: dict, required=None, extra: bool = False, **kw) -> dict:
 
 
 STRING = {"type": "string"}
+_NO_CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
+LINE = f"^[^{_NO_CONTROL}]*$"                            # one line of text: no control characters
+TEXT = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$"   # also tab, newlines
+_DECK_CONTROL = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f\\ufffd"
+DECKLIST_TEXT = f"^[^{_DECK_CONTROL}]*[^\\s{_DECK_CONTROL}][^{_DECK_CONTROL}]*$"   # lines of text, not empty
+FILLED = f"^[^{_NO_CONTROL}]*[^\\s{_NO_CONTROL}][^{_NO_CONTROL}]*$"   # ... and not only spaces
+
+
+def line(max_length: int, required: bool = False, null: bool = False, **kw) -> dict:
+    """A text field as the server reads it (clean_text): trimmed, in any script, no control characters;
+    a required one has something besides spaces."""
+    schema = {"type": ["string", "null"] if null else "string", "maxLength": max_length,
+              "pattern": FILLED if required else LINE, **kw}
+    if required:
+        schema["minLength"] = 1
+    return schema
 INTEGER = {"type": "integer"}
 BOOLEAN = {"type": "boolean"}
 DATE_TIME = {"type": "string", "format": "date-time"}
@@ -53,12 +73,12 @@ COUNTERS = obj({
 }, description="Check-in desk counters for one event.")
 
 EVENT_SETTINGS = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Any script; trimmed."},
+    "name": line(200, required=True, description="Any script; trimmed."),
     "date": {**nullable({"type": "string"}), "format": "date", "description": "YYYY-MM-DD"},
-    "venue": {"type": "string", "maxLength": 200},
-    "ruleset": {"type": "string", "description": "A ruleset id: commander, edh-2010, duel-cn, edh-czech, ..."},
-    "banlist_add": {"type": "array", "items": {"type": "string", "maxLength": 200}, "description": "Card names."},
-    "banlist_remove": {"type": "array", "items": {"type": "string", "maxLength": 200}},
+    "venue": line(200, null=True, description="null: none."),
+    "ruleset": {"type": "string", "enum": [r.id for r in list_rulesets()], "description": "A ruleset id."},
+    "banlist_add": {"type": ["array", "null"], "items": line(200), "description": "Card names; null: none."},
+    "banlist_remove": {"type": ["array", "null"], "items": line(200), "description": "Card names; null: none."},
     "mode": {"type": "string", "enum": list(MODES)},
     "pod_size": {"type": "integer", "minimum": 3, "maximum": 5},
     "sideboard_enabled": BOOLEAN,
@@ -74,16 +94,22 @@ EVENT_SETTINGS = {
     "top_cut": {"type": "integer", "enum": [0, 4, 8], "description": "Duel: single elimination after Swiss."},
     "bye_points": {"type": ["integer", "null"], "minimum": 0, "maximum": 100,
                    "description": "Points for a bye; null: the scoring profile's."},
-    "prize_conditions": {"type": "array", "items": obj({
-        "id": {"type": "string", "maxLength": 60}, "name": {"type": "string", "minLength": 1, "maxLength": 100},
+    "prize_conditions": {"type": ["array", "null"], "items": obj({
+        "id": line(60, null=True), "name": line(100, required=True),
         "kind": {"type": "string", "enum": ["max", "min", "sum", "count"]}}, required=["name"]),
-        "description": "Alternate prize conditions (at most 20); the seed's four by default."},
+        "description": "Alternate prize conditions (at most 20, with different names and ids); the seed's "
+                       "four by default; null: none."},
     "hide_votes": {**BOOLEAN, "description": "Hide votes from the table until every player there voted."},
     "variant": {"type": "string", "enum": ["none", "archenemy", "supervillain_rumble"],
                 "description": "The event's game variant; the table tracker starts games in it unless told otherwise."},
     "archenemy_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
                              "description": "Archenemy games: the archenemy's points when alive at the end with "
                                             "every team member out (default 3)."},
+    "publish_decklists": {**BOOLEAN, "description": "Once the event has finished, everyone may see the lists."},
+    "timezone": {"type": "string", "enum": list(zone_names()),
+                 "description": "IANA time zone of the event's pages and printouts (default the server's)."},
+    "planned_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 30,
+                       "description": "Shown as \"round 2 of 5\"; null: decided as it goes."},
     "team_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
                         "description": "Archenemy games: each team member's points, eliminated ones too, when the "
                                        "archenemy is out (default 1)."},
@@ -98,7 +124,7 @@ EVENT = obj({
     "created_at": DATE_TIME,
     "counters": {**ref("Counters"), "description": "Only for staff who run the event."},
 }, required=["id", *EVENT_SETTINGS, "decklists_locked", "created_at"])
-EVENT["properties"]["name"] = STRING
+EVENT["properties"]["name"] = EVENT["properties"]["venue"] = STRING
 EVENT["properties"]["banlist_add"] = EVENT["properties"]["banlist_remove"] = {"type": "array", "items": STRING}
 
 EVENT_BRIEF = obj({
@@ -177,7 +203,7 @@ SCHEMAS = {
     "EventCreate": obj(EVENT_SETTINGS, required=["name", "ruleset"],
                        description="Unknown fields are refused. Duel events default to mtr scoring."),
     "EventUpdate": obj(EVENT_SETTINGS, required=[], description="Only the fields sent change."),
-    "EventCopy": obj({"name": {"type": "string", "minLength": 1, "maxLength": 200}}, required=[],
+    "EventCopy": obj({"name": line(200, required=True, null=True)}, required=[],
                      description="Optional; the copy is named \"NAME (copy)\" by default."),
     "EventBrief": EVENT_BRIEF,
     "Finding": FINDING,
@@ -193,16 +219,18 @@ SCHEMAS = {
         "registrations": {"type": "array", "items": ref("RegistrationSummary")},
     }),
     "RegistrationCreate": obj({
-        "name": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Any script."},
-        "contact": {"type": ["string", "null"], "maxLength": 200},
-        "player_id": {"type": ["string", "null"], "maxLength": 40, "description": "Unique within the event."},
-        "decklist": {"type": ["string", "null"], "description": "Checked at once; the result is in `deck`."},
+        "name": line(100, required=True, description="Any script."),
+        "contact": line(200, null=True),
+        "player_id": line(40, null=True, description="Unique within the event."),
+        "decklist": {"type": ["string", "null"], "pattern": DECKLIST_TEXT,
+                     "description": "Checked at once; the result is in `deck`."},
     }, required=["name"]),
-    "Notes": obj({"notes": {"type": "string", "maxLength": 5000}}),
+    "Notes": obj({"notes": {"type": "string", "maxLength": 5000, "pattern": TEXT}}),
     "DecklistSubmission": obj({
-        "decklist": {"type": "string", "description": "Text, Arena/MTGO export, .dek XML or CSV; at most 1 MB."},
-        "filename": {"type": ["string", "null"], "maxLength": 255,
-                     "description": "The uploaded file's name; breaks ties between formats."},
+        "decklist": {"type": "string", "pattern": DECKLIST_TEXT,
+                     "description": "Text, Arena/MTGO export, .dek XML or CSV; at most 1 MB; no control "
+                                    "characters besides tabs and line breaks."},
+        "filename": line(255, null=True, description="The uploaded file's name; breaks ties between formats."),
     }, required=["decklist"]),
 }
 
@@ -215,6 +243,8 @@ ERRORS = {
            "duplicate player ID).",
     "413": "The body is larger than 4 MB, or the decklist larger than 1 MB.",
     "415": "The body has the wrong Content-Type.",
+    "429": "Too many tries from this network (wrong access codes, registrations, decklist submissions); "
+           "`Retry-After` says how many seconds to wait.",
 }
 
 
@@ -265,7 +295,7 @@ DECKLIST_BODY = {
     "content": {
         "application/json": {"schema": ref("DecklistSubmission"),
                              "example": {"decklist": "Commander\n1 Kenrith, the Returned King\n\nDeck\n1 Sol Ring"}},
-        "text/plain": {"schema": {"type": "string"}, "example": "1 Sol Ring\n1 Command Tower"},
+        "text/plain": {"schema": {"type": "string", "pattern": DECKLIST_TEXT}, "example": "1 Sol Ring\n1 Command Tower"},
     },
 }
 
@@ -312,13 +342,13 @@ def _build() -> dict:
                            {"name": "q", "in": "query", "required": False,
                             "description": "Part of a name (any script; case, accents and spaces ignored), "
                                            "an access code, or a player ID. Empty: everyone.",
-                            "schema": {"type": "string", "maxLength": 200}},
+                            "schema": {"type": "string", "maxLength": MAX_QUERY}},
                            {"name": "limit", "in": "query", "required": False,
                             "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
                        ]),
             "post": _op("registrations_create", "Register a player, optionally with a decklist.",
                         _ok("PlayerRegistration", "The registration with its access code, link and deck "
-                            "check.", "201"), "400 401 403 404 409 413 415", public=True,
+                            "check.", "201"), "400 401 403 404 409 413 415 429", public=True,
                         body=_json_body("RegistrationCreate", {"name": "山田太郎", "player_id": "1234"}),
                         description="No token: self-registration while the event's status is `registration`. "
                                     "With a staff token: also late entries once the event is running."),
@@ -354,13 +384,13 @@ def _build() -> dict:
         "/players/{code}": {
             "parameters": [CODE],
             "get": _op("players_get", "The player's own registration and latest deck check.",
-                       _ok("PlayerRegistration", "The registration this code belongs to."), "404", public=True),
+                       _ok("PlayerRegistration", "The registration this code belongs to."), "404 429", public=True),
         },
         "/players/{code}/decklist": {
             "parameters": [CODE],
             "put": _op("players_decklist", "Submit or resubmit the player's decklist until the deadline.",
                        _ok("DeckCheck", "The deck check; fix the findings and resubmit."),
-                       "400 404 409 413 415", public=True, body=DECKLIST_BODY),
+                       "400 404 409 413 415 429", public=True, body=DECKLIST_BODY),
         },
         **_swap_paths(),
     }
@@ -411,7 +441,7 @@ class SchemaError(ValueError):
 
 _ANNOTATIONS = {"description", "title", "example", "examples", "default", "readOnly", "writeOnly", "deprecated"}
 _KEYWORDS = {"type", "enum", "properties", "required", "additionalProperties", "items", "anyOf", "$ref",
-             "minimum", "maximum", "minLength", "maxLength", "minItems", "format"} | _ANNOTATIONS
+             "minimum", "maximum", "minLength", "maxLength", "minItems", "format", "pattern"} | _ANNOTATIONS
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -483,6 +513,8 @@ def validate(instance, schema: dict, root: dict | None = None, path: str = "$") 
             errors.append(f"{path}: shorter than {schema['minLength']}")
         if "maxLength" in schema and len(instance) > schema["maxLength"]:
             errors.append(f"{path}: longer than {schema['maxLength']}")
+        if "pattern" in schema and not re.search(schema["pattern"], instance):
+            errors.append(f"{path}: {instance[:40]!r} does not match {schema['pattern']}")
         if "format" in schema and not _format_ok(schema["format"], instance):
             errors.append(f"{path}: {instance!r} is not a {schema['format']}")
     if isinstance(instance, list):

@@ -53,6 +53,9 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "variant": event.variant or "none",
         "archenemy_win_points": 3 if event.archenemy_win_points is None else event.archenemy_win_points,
         "team_win_points": 1 if event.team_win_points is None else event.team_win_points,
+        "publish_decklists": bool(event.publish_decklists),
+        "timezone": event.timezone,
+        "planned_rounds": event.planned_rounds,
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from flask import Response, g, jsonify, request, url_for
 
-from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES
+from ..decks.domain import DeckInputError
+from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, read_decklist_text
 from ..errors import Refused
 from ..events import operations as ops
 from ..web import error_response
 from . import bp
-from .openapi import document
+from .openapi import MAX_QUERY, document
+
+_DECK_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 from .serializers import deck_check_json, event_json, player_json, registration_json, registration_summary
 
 MAX_BODY_BYTES = 4 * 1024 * 1024      # a 1 MB decklist fits even JSON-escaped; more is refused with 413
 MAX_SEARCH_RESULTS = 100
-ID = "int(max=2147483647)"            # larger ids cannot exist; they are a 404, not a database overflow
+ID = "int"           # an id too large for the database is simply not found (ops.valid_id): a 404
 EVENT = f"/events/<{ID}:event_id>"
 REGISTRATION = f"{EVENT}/registrations/<{ID}:registration_id>"
 TOKEN_HELP = "Get a token with `flask --app wsgi user token NAME`."
@@ -142,8 +146,19 @@ def only_fields(data: dict, allowed: set[str], what: str) -> None:
 def decklist_bytes(value, field: str = "decklist") -> bytes:
     if not isinstance(value, str):
         raise Refused("The decklist must be text.", field=field)
-    data = value.encode("utf-8")
-    return checked_decklist_size(data)
+    data = checked_decklist_size(value.encode("utf-8"))
+    plain_decklist(value)
+    return data
+
+
+def plain_decklist(text: str) -> None:
+    """The API takes decklists as plain text (the document's pattern): a control character is refused with
+    its line, where the web form would only mark that line unreadable."""
+    found = _DECK_CONTROL.search(text)
+    if found:
+        line = text.count("\n", 0, found.start()) + 1
+        raise Refused(f"The decklist has a control character on line {line}; send it as plain text (tabs and "
+                      "line breaks are fine).", field="decklist")
 
 
 def checked_decklist_size(data: bytes) -> bytes:
@@ -242,7 +257,9 @@ def event_copy(event_id: int):
 @bp.get(f"{EVENT}/registrations")
 def registrations_search(event_id: int):
     _user, event = staff_event(event_id)
-    query = request.args.get("q", "")[:200]
+    query = request.args.get("q", "")
+    if len(query) > MAX_QUERY:
+        raise Refused(f"The search is {len(query):,} characters; at most {MAX_QUERY}.", field="q")
     limit = request.args.get("limit", "30").strip()
     if not (limit.isascii() and limit.isdigit() and len(limit) <= 3 and 1 <= int(limit) <= MAX_SEARCH_RESULTS):
         raise Refused(f"limit must be a whole number from 1 to {MAX_SEARCH_RESULTS}.", field="limit")
@@ -324,6 +341,10 @@ def submit_from_request(reg, user):
     body (any of the encodings an upload may have: UTF-8/16/32, with or without BOM)."""
     if request.mimetype == "text/plain":
         data = checked_decklist_size(request.get_data(cache=True))
+        try:
+            plain_decklist(read_decklist_text(data))
+        except DeckInputError as e:
+            raise Refused(str(e), field="decklist") from None
         return ops.submit_decklist(reg, data, user=user)
     data, filename = decklist_from_json()
     return ops.submit_decklist(reg, data, user=user, filename=filename)

@@ -143,8 +143,8 @@ class EventForm(FlaskForm):
         """The settings as plain values for create_event / update_event."""
         data = {name: getattr(self, name).data for name in SETTINGS}
         data["venue"] = data["venue"] or ""
-        data["banlist_add"] = data["banlist_add"] or ""
-        data["banlist_remove"] = data["banlist_remove"] or ""
+        data["banlist_add"] = (data["banlist_add"] or "").splitlines()
+        data["banlist_remove"] = (data["banlist_remove"] or "").splitlines()
         data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")
         if data["decklist_deadline"] is not None and valid_zone(data["timezone"]):
             data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))

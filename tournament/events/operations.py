@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from ..auth.models import User
-from ..timezones import machine_zone, valid_zone
+from ..timezones import machine_zone, valid_zone, zone_names
 from ..cards.models import utcnow
 from ..cards.names import name_key
 from ..cards.repository import DbCardPool
@@ -69,12 +69,10 @@ def clean_text(value, field: str, label: str, max_len: int, required: bool = Fal
 
 
 def _int(value, field: str, label: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or value is None or value == "":
+    """A whole number (JSON's 5 or 5.0; never the text "5", true or null) from lo to hi."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field) from None
+    number = int(value) if abs(value) < 10**12 else lo - 1
     if not lo <= number <= hi or (isinstance(value, float) and value != number):
         raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
     return number
@@ -82,22 +80,18 @@ def _int(value, field: str, label: str, lo: int, hi: int) -> int:
 
 def _choice(value, field: str, label: str, choices) -> str:
     if value not in choices:
-        raise Refused(f"{label} must be one of: {', '.join(choices)}.", field=field)
+        raise Refused(f"{label} must be one of: {', '.join(map(str, choices))}.", field=field)
     return value
 
 
 def _bool(value, field: str, label: str) -> bool:
     if isinstance(value, bool):
         return value
-    if value in ("true", "1", "on", "yes", 1):
-        return True
-    if value in ("false", "0", "off", "no", 0, "", None):
-        return False
     raise Refused(f"{label} must be true or false.", field=field)
 
 
 def _date(value, field: str) -> Date | None:
-    if value in (None, ""):
+    if value is None:
         return None
     if isinstance(value, datetime):
         return value.date()
@@ -110,7 +104,7 @@ def _date(value, field: str) -> Date | None:
 
 
 def _deadline(value, field: str) -> datetime | None:
-    if value in (None, ""):
+    if value is None:
         return None
     if not isinstance(value, datetime):
         try:
@@ -127,10 +121,8 @@ def _deadline(value, field: str) -> datetime | None:
 
 
 def _names(value, field: str, label: str) -> list[str]:
-    if value in (None, ""):
+    if value is None:
         return []
-    if isinstance(value, str):
-        value = value.splitlines()
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise Refused(f"{label} must be a list of card names.", field=field)
     names = [clean_text(v, field, label, 200) for v in value]
@@ -166,13 +158,12 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "status": lambda v: _choice(v, "status", "The status", STATUSES),
         "leftover_policy": lambda v: _choice(v, "leftover_policy", "Leftover players", LEFTOVER_POLICIES),
         "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 8), "top_cut", "The top cut", (0, 4, 8)),
-        "bye_points": lambda v: None if v in (None, "") else _int(v, "bye_points", "Bye points", 0, 100),
+        "bye_points": lambda v: None if v is None else _int(v, "bye_points", "Bye points", 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
         "publish_decklists": lambda v: _bool(v, "publish_decklists", "Publishing the decklists"),
         "timezone": lambda v: _zone(v),
-        "planned_rounds": lambda v: None if v in (None, "") else _int(v, "planned_rounds", "The number of rounds",
-                                                                      1, 30),
+        "planned_rounds": lambda v: None if v is None else _int(v, "planned_rounds", "The number of rounds", 1, 30),
         "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
@@ -186,30 +177,28 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
 
 
 def _zone(value) -> str:
-    if not valid_zone(value):
+    if not valid_zone(value) or value not in zone_names():
         raise Refused("Unknown time zone: use a name like Europe/Prague, Asia/Tokyo or UTC.", field="timezone")
     return value
 
 
 def _prize_conditions(value) -> list[dict]:
     """Organizer-defined alternate prizes: [{"id", "name", "kind"}], kind one of PRIZE_KINDS."""
-    if value in (None, ""):
+    if value is None:
         return []
-    if isinstance(value, str):
-        value = [{"name": line} for line in value.splitlines() if line.strip()]
     if not isinstance(value, list) or len(value) > MAX_PRIZE_CONDITIONS:
         raise Refused(f"Prize conditions must be a list of at most {MAX_PRIZE_CONDITIONS}.", field="prize_conditions")
     out, seen = [], set()
     for item in value:
-        if isinstance(item, str):
-            item = {"name": item}
         if not isinstance(item, dict):
             raise Refused("Each prize condition needs a name.", field="prize_conditions")
+        if set(item) - {"id", "name", "kind"}:
+            raise Refused("A prize condition has an id, a name and a kind, nothing else.", field="prize_conditions")
         name = clean_text(item.get("name"), "prize_conditions", "A prize condition's name", 100, required=True)
-        cid = item.get("id") or name_key(name)[:60] or f"prize{len(out) + 1}"
-        cid = clean_text(cid, "prize_conditions", "A prize condition's id", 60, required=True)
+        cid = clean_text(item.get("id"), "prize_conditions", "A prize condition's id", 60)
+        cid = cid or name_key(name)[:60] or f"prize{len(out) + 1}"
         kind = item.get("kind", "max")
-        if kind not in PRIZE_KINDS:
+        if not isinstance(kind, str) or kind not in PRIZE_KINDS:
             raise Refused("A prize condition's kind is max (highest value wins), min (lowest), sum (most in "
                           "total) or count (most claims).", field="prize_conditions")
         if cid in seen:
@@ -345,7 +334,8 @@ def _known_prize_ids(event: Event, data):
         return data
     known = {c["name"]: c["id"] for c in event.prize_conditions or []}
     return {**data, "prize_conditions": [
-        {**c, "id": known[c["name"]]} if isinstance(c, dict) and not c.get("id") and c.get("name") in known else c
+        {**c, "id": known[c["name"]]} if isinstance(c, dict) and not c.get("id") and isinstance(c.get("name"), str)
+        and c["name"] in known else c
         for c in sent]}
 
 

@@ -29,6 +29,12 @@ def _answer(reg, result=None):
     return jsonify(body)
 
 
+def _listed(data: dict, key: str):
+    """The field as sent (None: an empty list); change_swaps refuses what is not a list."""
+    value = data.get(key)
+    return [] if value is None else value
+
+
 @bp.get("/players/<code>/swaps")
 def player_swaps(code: str):
     reg = ops.registration_by_code(code)
@@ -40,7 +46,7 @@ def player_swaps(code: str):
 def player_swaps_submit(code: str):
     reg = ops.registration_by_code(code)
     data = _body(PLAYER_FIELDS)
-    result = swaps.change_swaps(reg, data.get("pairs") or [], data.get("undo") or [], game=data.get("game"))
+    result = swaps.change_swaps(reg, _listed(data, "pairs"), _listed(data, "undo"), game=data.get("game"))
     return _answer(reg, result)
 
 
@@ -56,7 +62,7 @@ def registration_swaps(event_id: int, registration_id: int):
 def registration_swaps_submit(event_id: int, registration_id: int):
     user, reg = staff_registration(event_id, registration_id)
     data = _body(STAFF_FIELDS)
-    result = swaps.change_swaps(reg, data.get("pairs") or [], data.get("undo") or [], user=user,
+    result = swaps.change_swaps(reg, _listed(data, "pairs"), _listed(data, "undo"), user=user,
                                 game=data.get("game"), override_reason=data.get("override_reason"))
     body = _answer(reg, result).get_json()
     body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]

@@ -1,8 +1,8 @@
 """The swap routes' part of the OpenAPI document (tournament.api.openapi adds these paths)."""
 from __future__ import annotations
 
-from ..api.openapi import (BOOLEAN, CODE, COUNT, DATE_TIME, EVENT_ID, INTEGER, REGISTRATION_ID, STRING, _op,
-                           nullable, obj)
+from ..api.openapi import (BOOLEAN, CODE, COUNT, DATE_TIME, EVENT_ID, INTEGER, REGISTRATION_ID, STRING, TEXT, _op,
+                           line, nullable, obj)
 
 CARD_COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
                "description": "Card name -> count."}
@@ -45,11 +45,11 @@ STATE_PROPS = {
 STATE = obj(STATE_PROPS, description="The player's table, swap window, current deck and swaps.")
 STAFF_STATE = obj({**STATE_PROPS, "log": {"type": "array", "items": SWAP,
                                           "description": "Every swap of this player in the event."}})
-PAIRS = {"type": "array", "items": obj({"out": STRING, "in": STRING}),
+PAIRS = {"type": ["array", "null"], "items": obj({"out": line(200, required=True), "in": line(200, required=True)}),
          "description": "Card out of the main deck, card in from the sideboard; applied in order."}
 BODY_PROPS = {
     "pairs": PAIRS,
-    "undo": {"type": "array", "items": INTEGER, "description": "Ids of this game's swaps to undo."},
+    "undo": {"type": ["array", "null"], "items": INTEGER, "description": "Ids of this game's swaps to undo."},
     "game": {"type": ["integer", "null"], "minimum": 1, "maximum": 3,
              "description": "Default: the game the window is open for."},
 }
@@ -70,11 +70,11 @@ def paths() -> dict:
         "/players/{code}/swaps": {
             "parameters": [CODE],
             "get": _op("players_swaps", "The player's swap window (server deadline), current deck and swaps.",
-                       _ok(STATE, "The swap state."), "404", public=True),
+                       _ok(STATE, "The swap state."), "404 429", public=True),
             "post": _op("players_swapsSubmit", "Swap cards between main deck and sideboard one for one, and/or "
                         "undo swaps; all or nothing.", _ok(STATE, "The state after the change; `made` lists the "
                                                              "new swaps."),
-                        "400 404 409 413 415", public=True, body=_body(BODY_PROPS),
+                        "400 404 409 413 415 429", public=True, body=_body(BODY_PROPS),
                         description="Refused (409) after the deadline, for the general, for a card not in the "
                                     "current main deck or sideboard, and when the deck would not be legal. "
                                     "No pairs and no undo: nothing changes."),
@@ -87,7 +87,7 @@ def paths() -> dict:
                         "by you). After the deadline: give `override_reason`.",
                         _ok(STAFF_STATE, "The state after the change."), "400 401 403 404 409 413 415",
                         body=_body({**BODY_PROPS, "override_reason": {
-                            "type": ["string", "null"], "maxLength": 500,
+                            "type": ["string", "null"], "maxLength": 500, "pattern": TEXT,
                             "description": "Required after the deadline; logged with who and why."}})),
         },
     }

@@ -175,15 +175,16 @@ def validate_swaps(lists: DeckLists, pairs: list[Pair], pool, ruleset: str, banl
 
 
 def parse_pairs(raw) -> list[Pair]:
-    """[{"out": name, "in": name}, ...] (also "card_out"/"card_in") -> pairs; SwapError for anything else."""
+    """[{"out": name, "in": name}, ...] -> pairs; SwapError for anything else."""
     if not isinstance(raw, list):
         raise SwapError("Send the swaps as a list of {\"out\": card, \"in\": card} pairs.")
     pairs = []
     for i, item in enumerate(raw):
         if not isinstance(item, dict):
             raise SwapError(f"Swap {i + 1} must be an object with \"out\" and \"in\".", i)
-        out = item.get("out", item.get("card_out"))
-        into = item.get("in", item.get("card_in"))
+        if set(item) - {"out", "in"}:
+            raise SwapError(f"Swap {i + 1}: send only \"out\" and \"in\".", i)
+        out, into = item.get("out"), item.get("in")
         if not isinstance(out, str) or not isinstance(into, str) or not out.strip() or not into.strip() \
                 or len(out) > 200 or len(into) > 200:
             raise SwapError(f"Swap {i + 1}: name the card out and the card in (text, at most 200 characters).", i)

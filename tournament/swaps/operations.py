@@ -21,6 +21,8 @@ Rules (RULES.md "Starting a game" step 2, "1v1 matches"):
 """
 from __future__ import annotations
 
+import unicodedata
+
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -211,11 +213,23 @@ def _lock(reg: Registration) -> None:
     db.session.execute(sa.select(Registration.id).where(Registration.id == reg.id).with_for_update())
 
 
+def _whole(value) -> int | None:
+    """A JSON integer: 2 or 2.0 (JSON does not tell them apart); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    return value
+
+
 def _clean_reason(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise Refused("The override reason must be text.", field="override_reason")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r" for ch in value):
+        raise Refused("The override reason contains control characters; type it again as plain text.",
+                      field="override_reason")
     value = " ".join(value.split())
     if len(value) > MAX_REASON:
         raise Refused(f"The override reason is {len(value)} characters; the limit is {MAX_REASON}.",
@@ -252,10 +266,12 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
     except SwapError as e:
         raise Refused(e.message, field="pairs") from None
-    if not isinstance(undo, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in undo):
+    if not isinstance(undo, (list, tuple)) or not all(_whole(i) is not None for i in undo):
         raise Refused("`undo` must be a list of swap ids.", field="undo")
-    if game is not None and (not isinstance(game, int) or isinstance(game, bool) or game not in (1, 2, 3)):
+    undo = [_whole(i) for i in undo]
+    if game is not None and _whole(game) not in (1, 2, 3):
         raise Refused("The game must be 1, 2 or 3.", field="game")
+    game = _whole(game) if game is not None else None
     table = current_table(reg)
     if not pairs and not undo:
         return SwapResult(reg, table, target_game(table) if table and table.started_at else None, [], [])
