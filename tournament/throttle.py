@@ -151,8 +151,8 @@ def _enabled() -> bool:
 
 
 def _refuse(name: str, keys: tuple[str, ...], items) -> None:
-    wait = max(limiter.limiter.get_window_stats(item, name, *keys).reset_time - time.time()
-               for item in items if not limiter.limiter.test(item, name, *keys))
+    wait = max((limiter.limiter.get_window_stats(item, name, *keys).reset_time - time.time()
+                for item in items if not limiter.limiter.test(item, name, *keys)), default=1)  # cleared meanwhile
     wait = max(1, math.ceil(wait))
     g.retry_after = wait
     raise RateLimited(f"{WORDS[name]} Wait {_duration(wait)} and try again.", wait)

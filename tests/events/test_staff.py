@@ -131,3 +131,29 @@ def test_adding_twice_changes_the_role_not_the_rows(db, two_events, judge):
     assert [(s.user.name, s.role) for s in a.staff] == [("Jan Judge", "organizer")]
     with pytest.raises(Refused):
         ops.remove_staff(a, a.organizer, 10**12)
+
+
+def test_many_simultaneous_adds_of_one_judge_store_one_row(app, db, make_event, make_user, organizer):
+    """Double taps and two co-organizers at once: one staff row, every answer a redirect or a 409."""
+    from concurrent.futures import ThreadPoolExecutor
+    event = make_event(staff=[])
+    make_user("Jana Judge", "judge")
+    event_id = event.id
+    db.session.remove()
+    first = app.test_client()
+    first.post("/auth/login", data={"name": "Olga Organizer", "password": "correct horse battery"})
+    cookie = first.get_cookie("session").value
+
+    def add(i):
+        client = app.test_client()
+        client.set_cookie("session", cookie)
+        role = "judge" if i % 2 else "organizer"
+        return client.post(f"/events/{event_id}/staff", data={"name": "Jana Judge", "role": role}).status_code
+    with ThreadPoolExecutor(12) as pool:
+        statuses = list(pool.map(add, range(24)))
+    assert set(statuses) <= {302, 409} and statuses.count(302) >= 1, statuses
+    rows = db.session.execute(sa.select(EventStaff).where(EventStaff.event_id == event_id)).scalars().all()
+    assert len(rows) == 1 and rows[0].role in ("judge", "organizer")
+    logged = db.session.execute(sa.select(sa.func.count()).select_from(AuditEntry).where(
+        AuditEntry.event_id == event_id, AuditEntry.action == "event.staff.add")).scalar()
+    assert logged == statuses.count(302)
