@@ -40,7 +40,9 @@ def test_staff_logs_and_entering_for_a_player(app, client, db, started_table, ju
                     data={"out": [OUT[1]], "in": ["Grindstone"]})
     assert r.status_code == 302
     page = client.get(f"/events/{event.id}/players/{regs[1].id}/swaps").get_data(as_text=True)
-    assert "Grindstone" in page and "judge:Jan Judge" in page
+    assert "Grindstone" in page and "Jan Judge (judge)" in page and "judge:Jan" not in page
+    # times on the event's clock with its zone, the table by round and number (never a database id)
+    assert re.search(r"<td>\d\d:\d\d:\d\d UTC</td>", page) and f"<td>1.{table.number}</td>" in page
     expire_window(db, table)
     r = client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/games/2/start")
     assert r.status_code == 302

@@ -381,7 +381,7 @@ def test_judge_edits_after_the_deadline_and_it_is_logged(client, db, make_event,
     entry = db.session.execute(sa.select(AuditEntry).where(AuditEntry.action == "decklist.submit")).scalar_one()
     assert entry.actor == "judge:Jan Judge" and entry.details["after_deadline"] is True
     page = client.get(f"/p/{reg.access_code}").get_data(as_text=True)
-    assert "submitted by judge:Jan Judge" in page
+    assert "submitted by Jan Judge (judge)" in page
 
 
 def test_another_organizer_is_treated_as_a_player(client, db, make_event, make_player, make_user, login):

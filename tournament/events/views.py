@@ -113,10 +113,15 @@ def clock_at(ctx, value) -> str:
     return clock_text(value, _event_in(ctx))
 
 
+def who(actor: str | None) -> str:
+    """An audit actor in words ("Jan Judge (judge)", "a player"), never "judge:Jan Judge"."""
+    return audit.actor_words(actor or "", {})
+
+
 @bp.app_context_processor
 def _labels():
     return {"MODE_LABELS": MODE_LABELS, "SCORING_LABELS": SCORING_LABELS, "STATUS_LABELS": STATUS_LABELS,
-            "when": when, "clock_at": clock_at}
+            "when": when, "clock_at": clock_at, "who": who}
 
 
 def ruleset_name(ruleset_id: str) -> str:

@@ -72,6 +72,7 @@ class Swap(db.Model):
     undo_reason = sa.Column(sa.String(500), nullable=True)
 
     registration = db.relationship("Registration")
+    table = db.relationship("GameTable")
 
     __table_args__ = (
         sa.CheckConstraint("card_out <> card_in", name="different_cards"),

@@ -315,8 +315,9 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         for sid in dict.fromkeys(undo):
             s = active.get(sid)
             if s is None:
-                raise Refused(f"Swap {sid} is not one of your swaps for this game that can be undone (it may be "
-                              f"undone already).", status=409, field="undo")
+                raise Refused("One of the swaps to undo is not one of yours for this game that can still be undone "
+                              "(it may be undone already). Reload the page to see your swaps.", status=409,
+                              field="undo")
             undone.append(s)
             inverse.append(Pair(s.card_in, s.card_out))
         all_pairs = [*reversed(inverse), *pairs]
