@@ -119,3 +119,17 @@ def test_check_in_drop_and_counters(db, make_event, make_player, judge):
     assert counters["missing_decks"] == 3
     with pytest.raises(Refused):
         ops.check_in(a, None)
+
+
+def test_the_log_names_only_the_settings_that_changed(db, make_event, organizer):
+    from tournament.events.models import AuditEntry
+    import sqlalchemy as sa
+    event = make_event(name="Same", venue="Hall", pod_size=4)
+    unchanged = {"name": "Same", "venue": "Hall", "pod_size": 4.0, "ruleset": "edh-2010", "banlist_add": []}
+    ops.update_event(event, organizer, unchanged)
+    ops.update_event(event, organizer, {**unchanged, "venue": "Big hall", "pod_size": 3})
+    db.session.commit()
+    updates = db.session.execute(sa.select(AuditEntry.details).where(AuditEntry.event_id == event.id,
+                                                                    AuditEntry.action == "event.update")).scalars()
+    assert [d["fields"] for d in updates] == [["pod_size", "venue"]]
+    assert (event.venue, event.pod_size) == ("Big hall", 3)

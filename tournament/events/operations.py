@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from ..auth.models import User
-from ..timezones import machine_zone, valid_zone, zone_names
+from ..timezones import as_utc, machine_zone, valid_zone, zone_names
 from ..cards.models import utcnow
 from ..cards.names import name_key
 from ..cards.repository import DbCardPool
@@ -319,11 +319,22 @@ def create_event(organizer: User, data: dict) -> Event:
 def update_event(event: Event, user: User, data: dict) -> Event:
     require_staff(user, event, organizer_only=True)
     fields = clean_event_fields(_known_prize_ids(event, data), partial=True)
-    for key, value in fields.items():
-        setattr(event, key, value)
+    changed_fields = sorted(k for k, v in fields.items() if not _same_setting(getattr(event, k), v))
+    for key in changed_fields:
+        setattr(event, key, fields[key])
     db.session.flush()
-    log(event, actor_name(user), "event.update", fields=sorted(fields))
+    if changed_fields:
+        log(event, actor_name(user), "event.update", fields=changed_fields)
     return event
+
+
+def _same_setting(stored, new) -> bool:
+    """A setting sent again unchanged (the whole form is sent): the log names only what changed."""
+    if isinstance(stored, datetime) and isinstance(new, datetime):
+        return as_utc(stored) == as_utc(new)
+    if isinstance(stored, float) or isinstance(new, float):
+        return stored is not None and new is not None and float(stored) == float(new)
+    return stored == new
 
 
 def _known_prize_ids(event: Event, data):
