@@ -40,6 +40,9 @@ app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
     event = events.create_event(olga, {"name": "Saturday EDH", "ruleset": "edh-2010", "venue": "The Game Shop"})
+    from tournament.auth.operations import create_user
+    create_user("Jan Svoboda", "correct horse battery staple", "judge")
+    events.add_staff(event, olga, "Jan Svoboda", "judge")
     regs = [events.register_player(event, {"name": f"{first[i % 8]} {last[(i // 8) % 8]}",
                                            "decklist": deck}, user=olga) for i in range(64)]
     for reg in regs[:60]:
@@ -137,7 +140,7 @@ def main() -> int:
     event, code = data["event"], data["code"]
     player_pages = {"player": f"/p/{code}", "swap": f"/p/{code}/swap", "tracker": f"/p/{code}/tracker"}
     staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
-                   "standings": f"/events/{event}/standings"}
+                   "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff"}
     try:
         for size in ("phone", "laptop"):
             width, height = SIZES[size]
