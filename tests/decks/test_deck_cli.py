@@ -79,8 +79,9 @@ def test_legal_deck_exit_0_and_json_shape(runner, cards, deck_file):
     result = run(runner, deck_file(decklist()), "--ruleset", "edh-2010", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "main_count",
+    assert list(out) == ["file", "legal", "ruleset", "commanders", "color_identity", "main_count",
                          "sideboard_count", "findings", "summary"]
+    assert out["file"].endswith("deck.txt") and result.stdout.count("\n") == 1      # one line per file
     assert out["legal"] is True and out["ruleset"] == "edh-2010"
     assert out["commanders"] == ["Phelddagrif"] and out["color_identity"] == ["W", "U", "G"]
     assert out["main_count"] == 99 and out["sideboard_count"] == 0 and out["findings"] == []
@@ -185,3 +186,47 @@ def test_empty_card_database_hint(runner, deck_file):
     result = run(runner, deck_file(decklist()), "--ruleset", "edh-2010")
     assert result.exit_code == 1
     assert "cards import" in result.stderr
+
+
+DEK = """<?xml version="1.0" encoding="utf-8"?>
+<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <NetDeckID>0</NetDeckID>
+  <PreconstructedDeckID>0</PreconstructedDeckID>
+  <Cards CatID="1" Quantity="1" Sideboard="false" Name="Phelddagrif" Annotation="0" />
+  <Cards CatID="2" Quantity="1" Sideboard="false" Name="Goblin Piker" Annotation="0" />
+</Deck>
+"""
+CSV = "Count,Name\n1,Phelddagrif\n1,Sol Ring\n33,Forest\n"
+
+
+def test_several_files_in_one_process_one_json_line_each(runner, cards, deck_file):
+    a = deck_file(decklist(), "a.txt")
+    b = deck_file(DEK, "b.dek")
+    c = deck_file(CSV, "c.csv")
+    result = run(runner, a, b, c, "--ruleset", "edh-2010", "--json")
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3, result.output
+    answers = [json.loads(line) for line in lines]
+    assert [x["file"] for x in answers] == [a, b, c]
+    assert [x["legal"] for x in answers] == [True, False, False]
+    codes = [{f["code"] for f in x["findings"] if f["severity"] == "error"} for x in answers]
+    assert codes == [set(), {"NO_COMMANDER", "DECK_SIZE"}, {"NO_COMMANDER", "DECK_SIZE"}], codes
+    assert result.exit_code == 1
+
+
+def test_exit_status_is_the_worst_of_all_files(runner, cards, deck_file, tmp_path):
+    good = deck_file(decklist(), "good.txt")
+    assert run(runner, good, good, "--ruleset", "edh-2010").exit_code == 0
+    missing = str(tmp_path / "missing.txt")
+    result = run(runner, good, missing, deck_file(decklist("Goblin Piker"), "bad.txt"), "--ruleset", "edh-2010",
+                 "--json")
+    assert result.exit_code == 2
+    assert len(result.stdout.splitlines()) == 2                    # the unreadable one prints nothing there
+    assert f"{missing}: No file" in result.stderr
+    mixed = run(runner, "-", good, "--ruleset", "edh-2010", input=decklist().encode("utf-8"))
+    assert mixed.exit_code == 0 and "stdin: LEGAL" in mixed.stdout and f"{good}: LEGAL" in mixed.stdout
+
+
+def test_no_path_is_a_usage_error(runner, cards):
+    result = run(runner, "--ruleset", "edh-2010")
+    assert result.exit_code == 2 and "PATH" in result.output

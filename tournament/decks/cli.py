@@ -1,8 +1,12 @@
-"""`flask deck ...`: check a decklist file against a ruleset from the command line.
+"""`flask deck ...`: check decklist files against a ruleset from the command line.
 
-Exit status: 0 the deck is legal, 1 it is not, 2 the input cannot be read
-(missing file, empty, binary, too large, not UTF-8) or the ruleset is unknown;
-in that last case the message goes to stderr and nothing to stdout.
+`flask deck check a.txt b.dek c.csv [-] --ruleset ID [--json]` checks every file in one process (one app
+start, one card cache). With --json it prints one JSON object per line: {"file", "legal", "ruleset",
+"commanders", "color_identity", "main_count", "sideboard_count", "findings", "summary"}.
+
+Exit status: 0 every deck is legal, 1 one is not, 2 an input cannot be read (missing file, empty,
+binary, too large, not UTF-8) or the ruleset is unknown. An unreadable file's message goes to stderr,
+never to stdout; the other files are still checked.
 """
 from __future__ import annotations
 
@@ -26,12 +30,16 @@ def deck():
     pass
 
 
+class Unreadable(Exception):
+    """This input cannot be checked; the message says why."""
+
+
 def _fail(ctx: click.Context, message: str) -> None:
     click.echo(f"Error: {message}", err=True)
     ctx.exit(EXIT_UNREADABLE)
 
 
-def _read(ctx: click.Context, path: str) -> tuple[bytes, str | None]:
+def _read(path: str) -> tuple[bytes, str | None]:
     if path == "-":
         with click.open_file("-", "rb") as stdin:
             return stdin.read(), None
@@ -39,12 +47,22 @@ def _read(ctx: click.Context, path: str) -> tuple[bytes, str | None]:
     try:
         return p.read_bytes(), p.name
     except FileNotFoundError:
-        _fail(ctx, f"No file at {path}.")
+        raise Unreadable(f"No file at {path}.") from None
     except IsADirectoryError:
-        _fail(ctx, f"{path} is a directory, not a decklist file.")
+        raise Unreadable(f"{path} is a directory, not a decklist file.") from None
     except OSError as e:
-        _fail(ctx, f"Cannot read {path}: {e.strerror or e}.")
-    raise AssertionError("unreachable")
+        raise Unreadable(f"Cannot read {path}: {e.strerror or e}.") from None
+
+
+def _parsed(path: str):
+    from .parser import parse_upload
+    data, filename = _read(path)
+    try:
+        return parse_upload(data, filename)
+    except DeckInputError as e:
+        raise Unreadable(str(e)) from None
+    except UnicodeError:
+        raise Unreadable("The file is not UTF-8 text. Export the deck as plain text and try again.") from None
 
 
 def report(result: DeckCheck, source: str, ruleset) -> str:
@@ -68,40 +86,42 @@ def report(result: DeckCheck, source: str, ruleset) -> str:
     return "\n".join(lines)
 
 
-@deck.command("check", help="Check a decklist (a file, or - for stdin). Exit 0 legal, 1 illegal, "
-                            "2 unreadable input or unknown ruleset.")
-@click.argument("path")
+@deck.command("check", help="Check decklists (files, or - for stdin). Exit 0 all legal, 1 one illegal, "
+                            "2 an unreadable input or an unknown ruleset.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--ruleset", "ruleset_id", required=True,
               help="Ruleset id: " + ", ".join(r.id for r in list_rulesets()) + ".")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file, a line each.")
 @click.option("--ban", multiple=True, metavar="NAME", help="Add a card to the event's banlist (repeatable).")
 @click.option("--unban", multiple=True, metavar="NAME", help="Remove a card from the banlist (repeatable).")
 @click.pass_context
 @with_appcontext
 @one_transaction
-def check_command(ctx, path, ruleset_id, as_json, ban, unban):
+def check_command(ctx, paths, ruleset_id, as_json, ban, unban):
     from ..cards.repository import DbCardPool
-    from .parser import parse_upload
 
     try:
         ruleset = get_ruleset(ruleset_id)
     except UnknownRuleset as e:
         _fail(ctx, str(e))
-    data, filename = _read(ctx, path)
-    try:
-        parsed = parse_upload(data, filename)
-    except DeckInputError as e:
-        _fail(ctx, str(e))
-    except UnicodeError:
-        _fail(ctx, "The file is not UTF-8 text. Export the deck as plain text and try again.")
     pool = DbCardPool()
+    outcomes = [_check_one(path, pool, ruleset, ban, unban, as_json, first=i == 0) for i, path in enumerate(paths)]
+    if EXIT_ILLEGAL in outcomes and pool.resolve(["Island"])["Island"] is None:
+        click.echo("Hint: the card database looks empty; run `flask cards import` first.", err=True)
+    ctx.exit(max(outcomes))
+
+
+def _check_one(path: str, pool, ruleset, ban, unban, as_json: bool, first: bool) -> int:
+    """Check one input and print its result; its exit status."""
+    source = "stdin" if path == "-" else path
+    try:
+        parsed = _parsed(path)
+    except Unreadable as e:
+        click.echo(f"Error: {source}: {e}", err=True)
+        return EXIT_UNREADABLE
     result = check_deck(parsed, pool, ruleset, banlist_add=ban, banlist_remove=unban)
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"file": source, **result.to_json()}, ensure_ascii=False))
     else:
-        click.echo(report(result, "stdin" if path == "-" else path, ruleset))
-    if not result.legal and any(f.code == "UNKNOWN_CARD" for f in result.findings) \
-            and pool.resolve(["Island"])["Island"] is None:
-        click.echo("Hint: the card database looks empty; run `flask cards import` first.", err=True)
-    ctx.exit(EXIT_LEGAL if result.legal else EXIT_ILLEGAL)
-
+        click.echo(("" if first else "\n") + report(result, source, ruleset))
+    return EXIT_LEGAL if result.legal else EXIT_ILLEGAL
