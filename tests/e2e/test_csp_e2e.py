@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -69,6 +70,6 @@ def test_pages_run_under_the_policy(live_server, browser_factory):
         assert violations(laptop) == [], path
     laptop.get(f"{live_server}/events/{event}/desk")
     laptop.find_element(By.ID, "desk-q").send_keys("Player 2")
-    WebDriverWait(laptop, 10).until(
+    WebDriverWait(laptop, 10, ignored_exceptions=(StaleElementReferenceException,)).until(   # rows are redrawn
         lambda b: [e.text for e in b.find_elements(By.CSS_SELECTOR, "li.desk-row .name")] == ["Player 2"])
     assert violations(laptop) == []

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -48,6 +49,12 @@ def prepare(live_server) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def wait(browser, check, timeout=10):
+    """Until check(browser) holds; a page being replaced (after a submit) is simply looked at again."""
+    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,
+                                                               NoSuchElementException)).until(check)
+
+
 def no_sideways_scroll(browser) -> bool:
     return browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -57,9 +64,9 @@ def test_phone_result_drop_and_same_name(live_server, browser_factory):
     phone = browser_factory(*PHONE, mobile=True)
 
     phone.get(f"{live_server}/p/{data['winner']}")
-    WebDriverWait(phone, 10).until(lambda b: "You won 2–0" in b.find_element(By.ID, "round").text)
+    wait(phone, lambda b: "You won 2–0" in b.find_element(By.ID, "round").text)
     phone.get(f"{live_server}/p/{data['second']}")
-    WebDriverWait(phone, 10).until(lambda b: "You lost 0–2" in b.find_element(By.ID, "round").text)
+    wait(phone, lambda b: "You lost 0–2" in b.find_element(By.ID, "round").text)
     assert "2 games to 2" not in phone.page_source and no_sideways_scroll(phone)
 
     phone.get(f"{live_server}/p/{data['leaver']}")
@@ -70,19 +77,19 @@ def test_phone_result_drop_and_same_name(live_server, browser_factory):
         "return document.querySelector('#drop-form input[name=confirm]').checkValidity()")
     phone.find_element(By.CSS_SELECTOR, "#drop-form input[name=confirm]").click()
     phone.find_element(By.CSS_SELECTOR, "#drop-form button[type=submit]").click()
-    WebDriverWait(phone, 10).until(lambda b: not b.find_elements(By.ID, "drop-form"))
+    wait(phone, lambda b: not b.find_elements(By.ID, "drop-form"))
     assert "dropped" in phone.find_element(By.TAG_NAME, "main").text.lower()
 
     register = f"{live_server}/events/{data['open']}/register"
     phone.get(register)
     phone.find_element(By.NAME, "name").send_keys("lea  LEAVER")          # case and spaces ignored
     phone.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    WebDriverWait(phone, 10).until(lambda b: "already registered" in b.find_element(By.TAG_NAME, "main").text)
+    wait(phone, lambda b: "already registered" in b.find_element(By.TAG_NAME, "main").text)
     box = phone.find_element(By.NAME, "same_name_ok")
     assert no_sideways_scroll(phone)
     box.click()
     phone.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    WebDriverWait(phone, 10).until(lambda b: "/p/" in b.current_url)
+    wait(phone, lambda b: "/p/" in b.current_url)
     assert "You are registered" in phone.find_element(By.TAG_NAME, "main").text
 
 
