@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -177,10 +177,9 @@ def login(browser, live_server):
 
 
 def wait(browser, check, timeout=10):
-    """Wait until check() is true; an element of the page being replaced (after a click) is simply
-    looked for again."""
-    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda b: check())
+    """Wait until check() is true; an element of the page being replaced (after a click: "stale element",
+    "node does not belong to the document") is simply looked for again."""
+    return WebDriverWait(browser, timeout, ignored_exceptions=(WebDriverException,)).until(lambda b: check())
 
 
 def text_of(browser, css: str) -> str:
