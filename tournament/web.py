@@ -1,4 +1,4 @@
-"""The web plumbing every feature's views share: refusals rendered one way, JSON errors, private pages.
+"""The web plumbing every feature's views share: refusals rendered one way, JSON errors, the headers of every response.
 
 Every refusal becomes a clear 4xx page or JSON message, never a 500 for bad
 input. The request lifecycle (tournament.lifecycle) rolls a refused request
@@ -51,13 +51,6 @@ def error_response(message: str, status: int, field: str | None = None):
         return json_error(message, status, field)
     db.session.rollback()
     return render_template("error.html", message=message, status=status), status
-
-
-def private(response):
-    """Pages keyed by an access code or showing contacts: not cached, and no Referer leaks the code."""
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
 
 
 def staff_required(view):

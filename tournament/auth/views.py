@@ -1,9 +1,9 @@
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, g, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from ..errors import Refused
-from ..web import form_failed, private, refuse_into, staff_required
+from ..web import form_failed, refuse_into, staff_required
 from .access import begin_session
 from .forms import ConfirmForm, LoginForm, PasswordForm
 from .operations import authenticate, change_password, end_sessions
@@ -60,7 +60,7 @@ def account():
     elif request.method == "POST":
         status = form_failed(form)
     page = render_template("auth/account.html", form=form, everywhere_form=ConfirmForm(formdata=None))
-    return private(make_response(page, status))
+    return page, status
 
 
 @bp.post("/logout-everywhere")

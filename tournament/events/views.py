@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, flash, g, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup
 
@@ -20,7 +20,7 @@ from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
 from ..rounds.presenting import name_key
 from ..timezones import clock_text, local_text
-from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request, private,
+from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request,
                    refusal, refuse_into, refused_json, staff_event, staff_required, whole_number)
 from . import audit, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
@@ -272,13 +272,12 @@ def _player_page(reg, form=None, status=200):
     locked = ops.deadline_passed(event) and staff is None
     dropped_lock = reg.dropped_at is not None and staff is None
     url = player_url(reg)
-    response = make_response(render_template(
+    return render_template(
         "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
         colour_words=color_words(deck.result.get("color_identity", [])) if deck else "",
-        welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status)
-    return private(response)
+        welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status
 
 
 @bp.get("/p/<code>")
@@ -337,8 +336,7 @@ def staff_page(event_id):
             return redirect(url_for("events.staff_page", event_id=event.id))
     elif request.method == "POST":
         status = form_failed(form)
-    return private(make_response(render_template("events/staff.html", event=event, form=form,
-                                                 remove_form=ActionForm(formdata=None)), status))
+    return render_template("events/staff.html", event=event, form=form, remove_form=ActionForm(formdata=None)), status
 
 
 @bp.post("/events/<int:event_id>/staff/<int:staff_id>/remove")
@@ -370,8 +368,7 @@ def player_round_part(code):
     table, the clock and the forms of 300 phones, not their deck lists and QR codes."""
     from ..rounds.player import player_round
     reg = ops.registration_by_code(code)
-    return private(make_response(render_template("rounds/player_round_part.html", reg=reg, event=reg.event,
-                                                 yr=player_round(reg))))
+    return render_template("rounds/player_round_part.html", reg=reg, event=reg.event, yr=player_round(reg))
 
 
 @bp.post("/p/<code>/deck")
@@ -405,8 +402,7 @@ def player_deck(code):
 def receipt(code):
     reg = ops.registration_by_code(code)
     url = player_url(reg)
-    return private(make_response(render_template("players/receipt.html", reg=reg, event=reg.event,
-                                                 player_url=url, qr=qr_svg(url))))
+    return render_template("players/receipt.html", reg=reg, event=reg.event, player_url=url, qr=qr_svg(url))
 
 
 # ----------------------------------------------------------------- check-in desk

@@ -1,11 +1,11 @@
 """The table-side tracker page and its JSON actions (staff, or a player at the table via /p/<code>/tracker)."""
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, make_response, render_template, request, url_for
+from flask import Blueprint, g, jsonify, render_template, request, url_for
 
 from ..errors import Refused
 from ..events import operations as event_ops
-from ..web import private, refused_json, staff_event, staff_required
+from ..web import refused_json, staff_event, staff_required
 from ..rounds import operations as round_ops
 from . import operations as ops
 
@@ -57,8 +57,8 @@ def _action(table, *, reg=None, user=None):
 
 
 def _page(table, post_url, back_url, who):
-    return private(make_response(render_template("games/tracker.html", table=table, event=table.round.event,
-                                   data=_state_json(table), post_url=post_url, back_url=back_url, who=who)))
+    return render_template("games/tracker.html", table=table, event=table.round.event,
+                           data=_state_json(table), post_url=post_url, back_url=back_url, who=who)
 
 
 @bp.route(TABLE, methods=["GET", "POST"])

@@ -13,7 +13,7 @@ from ..errors import NotFound, Refused
 from ..events import operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
-from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, private, refusal, refuse_into, required_number,
+from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, refusal, refuse_into, required_number,
                    staff_event, staff_required, start_over)
 from . import operations as ops
 from .presenting import name_key, prize_rows, result_view, table_view, timer_info, tiebreaker_words
@@ -425,7 +425,7 @@ def _player_refused(reg, status, message=None, form=None, kind=None, table=None)
 
 def _player_done(reg, message):
     flash(message)
-    return private(redirect(url_for("events.player_page", code=reg.access_code) + "#round"))
+    return redirect(url_for("events.player_page", code=reg.access_code) + "#round")
 
 
 def _ref_or_refuse(reg, prefix: str = ""):

@@ -1,12 +1,12 @@
 """Web pages for sideboard swaps: the player's swap page, staff swap logs, starting duel games 2 and 3."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
 from ..auth.access import login_required
 from ..errors import Refused
 from ..events import operations as ops
-from ..web import private, staff_event
+from ..web import staff_event
 from ..rounds import operations as rounds
 from . import operations as swaps
 
@@ -35,11 +35,10 @@ def player_swap(code):
 
 
 def _render_player(reg, state, status=200):
-    response = make_response(render_template(
+    return render_template(
         "swaps/player.html", reg=reg, event=reg.event, state=state,
         api_url=url_for("api.player_swaps", code=reg.access_code),
-        post_url=url_for("swaps.player_swap_post", code=reg.access_code)), status)
-    return private(response)
+        post_url=url_for("swaps.player_swap_post", code=reg.access_code)), status
 
 
 @bp.post("/p/<code>/swap")
@@ -67,9 +66,9 @@ def player_log(event_id, registration_id):
                                     override_reason=request.form.get("override_reason") or None)
         flash(f"Entered for {reg.name}: {len(result.made)} swapped, {len(result.undone)} undone.", "ok")
         return redirect(url_for("swaps.player_log", event_id=event.id, registration_id=reg.id))
-    return private(_make(render_template(
+    return render_template(
         "swaps/player_log.html", event=event, reg=reg, state=swaps.state(reg), log=swaps.swaps_of(reg),
-        versions=swaps.versions_of(reg), iso=swaps.iso)))
+        versions=swaps.versions_of(reg), iso=swaps.iso)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/swaps")
@@ -81,10 +80,10 @@ def table_log(event_id, number, table_number):
     if table.started_at is not None:
         windows = {n: swaps.window_json(swaps.window(table, n)) for n in ((1, 2, 3) if table.kind == "match" else (1,))}
     names = {s.registration_id: s.registration.name for s in table.seats}
-    return private(_make(render_template(
+    return render_template(
         "swaps/table_log.html", event=event, table=table, log=swaps.table_log(table), names=names,
         windows=windows, last_started=swaps.last_started_game(table) if table.kind == "match" else 1,
-        iso=swaps.iso)))
+        iso=swaps.iso)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/games/<int:game>/start")
@@ -96,6 +95,3 @@ def start_game(event_id, number, table_number, game):
     flash(f"Game {game} at table {table.number} started; sideboarding for it is closed.", "ok")
     return redirect(url_for("swaps.table_log", event_id=event.id, number=number, table_number=table_number))
 
-
-def _make(html):
-    return make_response(html)
