@@ -712,3 +712,11 @@ def test_a_list_with_no_card_lines_is_refused(text):
 def test_a_line_starting_with_angle_bracket_is_not_xml():
     deck = parse_decklist("<3 my deck\n1 Sol Ring")
     assert cards(deck.main) == [(1, "<3 my deck"), (1, "Sol Ring")]
+
+
+def test_first_control_line_names_the_line_the_api_refuses():
+    from tournament.decks.parser import first_control_line
+    assert first_control_line("1 Sol Ring\n1 Forest\t(foil)\r\n") is None
+    assert first_control_line("1 Sol Ring\n1 Arcane\x07 Signet") == 2
+    assert first_control_line("Commander\n\n1 Caf\ufffd\n") == 3
+    assert first_control_line("") is None

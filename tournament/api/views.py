@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 from flask import Response, g, jsonify, request, url_for
 
 from ..decks.domain import DeckInputError
-from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, read_decklist_text
+from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, first_control_line, read_decklist_text
 from ..errors import Refused
 from ..events import operations as ops
 from ..web import error_response
 from . import bp
 from .openapi import MAX_QUERY, document
-
-_DECK_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 from .serializers import deck_check_json, event_json, player_json, registration_json, registration_summary
 
 MAX_BODY_BYTES = 4 * 1024 * 1024      # a 1 MB decklist fits even JSON-escaped; more is refused with 413
@@ -154,9 +151,8 @@ def decklist_bytes(value, field: str = "decklist") -> bytes:
 def plain_decklist(text: str) -> None:
     """The API takes decklists as plain text (the document's pattern): a control character is refused with
     its line, where the web form would only mark that line unreadable."""
-    found = _DECK_CONTROL.search(text)
-    if found:
-        line = text.count("\n", 0, found.start()) + 1
+    line = first_control_line(text)
+    if line is not None:
         raise Refused(f"The decklist has a control character on line {line}; send it as plain text (tabs and "
                       "line breaks are fine).", field="decklist")
 

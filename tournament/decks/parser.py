@@ -125,7 +125,9 @@ _TAIL_REV = re.compile(
     r")")
 _XMAGE_SET = re.compile(r"\[[A-Za-z0-9]*:[^\]]*\]\s*")
 _NOTE = re.compile(r"\s#(.*)$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_CHARS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"        # every control character but tab and line breaks
+_CONTROL = re.compile(f"[{_CONTROL_CHARS}]")
+_UNREADABLE = re.compile(f"[{_CONTROL_CHARS}\ufffd]")     # ... and U+FFFD, debris of a bad decoding
 _CSV_COUNT = re.compile(r"(-?\d+)\s*[xX]?")
 _MARKUP = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
 
@@ -165,6 +167,13 @@ def parse_upload(data: bytes, filename: str | None = None) -> ParsedDeck:
     """
     text, lines, dirty = _checked_lines(read_decklist_text(data))
     return _dispatch(text, lines, dirty, PurePath(filename).suffix.lower() if filename else "")
+
+
+def first_control_line(text: str) -> int | None:
+    """The line of the first character a text decklist never holds (a control character other than tab
+    and line breaks, or U+FFFD left by a bad decoding), or None: what the API refuses outright."""
+    found = _UNREADABLE.search(text)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
 
 
 def read_decklist_text(data: bytes) -> str:
