@@ -525,7 +525,7 @@ def _names_list(names: list[str], limit: int = 10) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def import_event(organizer: User | None, data: bytes, max_decklists: int = WEB_IMPORT_DECKLISTS,
+def import_event(organizer: User | None, data: bytes, max_decklists: int | None = None,
                  progress=None) -> EventImport:
     """Recreate an exported event as a new event owned by ``organizer``.
 
@@ -551,7 +551,8 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int = WEB_I
         raise Refused("The players in the file must be a list.")
     if len(raw_players) > MAX_PLAYER_ROWS:
         raise Refused(f"The file has {len(raw_players):,} players; the limit is {MAX_PLAYER_ROWS:,}.")
-    _refuse_too_many_decklists(count_submissions(raw_players), max_decklists)
+    _refuse_too_many_decklists(count_submissions(raw_players),
+                               WEB_IMPORT_DECKLISTS if max_decklists is None else max_decklists)
     problems = _Problems()
     pool = DbCardPool()
     players = []
