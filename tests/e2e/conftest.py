@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -26,8 +27,21 @@ def _free_port() -> int:
 
 
 class LiveServer(str):
-    """The server's base URL; `.database_url` lets a test prepare data with the app's own operations."""
+    """The server's base URL; `.run_script` / `.prepare` let a test prepare data with the app's own operations
+    on the server's database, in a subprocess as another program would."""
     database_url: str
+    env: dict
+
+    def run_script(self, script: str, *args: str) -> str:
+        """Run Python `script` (with argv `args`) against this server's database; what it printed."""
+        out = subprocess.run([sys.executable, "-c", script, *args], env=self.env, cwd=REPO, capture_output=True,
+                             text=True)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return out.stdout.strip()
+
+    def prepare(self, script: str, *args: str) -> dict:
+        """run_script, whose last line is JSON (the ids and codes the test needs)."""
+        return json.loads(self.run_script(script, *args).splitlines()[-1])
 
 
 @contextlib.contextmanager

@@ -2,9 +2,6 @@
 video of the receipt's QR code)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -13,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import REPO, STAFF_PASSWORD
+from tests.e2e.conftest import STAFF_PASSWORD
 
 SETUP = textwrap.dedent('''
     import json
@@ -56,10 +53,7 @@ def qr_video(text: str, path: Path, width: int = 640, height: int = 480, frames:
 
 def test_the_desk_checks_a_player_in_from_the_camera(live_server, browser_factory, tmp_path):
     import json
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True, text=True)
-    data = json.loads(done.stdout.strip().splitlines()[-1])
+    data = live_server.prepare(SETUP)
     video = qr_video(f"http://192.168.1.20:5000/p/{data['code']}", tmp_path / "receipt.y4m")
     browser = browser_factory(flags=("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                                      f"--use-file-for-fake-video-capture={video}"))

@@ -1,16 +1,12 @@
 """Every page works under the Content-Security-Policy: Chromium reports no blocked script, style or
 connection on the pages staff and players use, and their scripts still run."""
-import json
-import os
-import subprocess
-import sys
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import REPO, STAFF_PASSWORD
+from tests.e2e.conftest import STAFF_PASSWORD
 
 SETUP = r"""
 import json
@@ -42,11 +38,7 @@ def violations(browser) -> list[str]:
 
 
 def test_pages_run_under_the_policy(live_server, browser_factory):
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    out = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
-                         text=True)
-    data = json.loads(out.stdout.strip().splitlines()[-1])
+    data = live_server.prepare(SETUP)
     event, code = data["event"], data["code"]
     phone = browser_factory(390, 844, mobile=True)
     for path in (f"/p/{code}", f"/p/{code}/receipt", f"/p/{code}/tracker", f"/p/{code}/swap",

@@ -1,16 +1,11 @@
 """What a player does on a phone (390x844) and what staff see first, in a real browser (issue 17 items 12,
 14 and 15): the match result in wins and losses, dropping with a confirmation, the same name registered
 twice, and a login form whose password field looks like its name field."""
-import json
-import os
-import subprocess
-import sys
 
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import REPO
 
 PHONE = (390, 844)
 
@@ -42,11 +37,7 @@ with app.app_context():
 
 
 def prepare(live_server) -> dict:
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    out = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
-                         text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return live_server.prepare(SETUP)
 
 
 def wait(browser, check, timeout=10):

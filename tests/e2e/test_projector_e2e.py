@@ -1,9 +1,6 @@
 """The projector at 1920×1080 shows every table and every name, page by page, readable from the back."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -48,11 +45,7 @@ return Array.prototype.filter.call(box.querySelectorAll(arguments[1]), function 
 
 @pytest.fixture(scope="module")
 def projector_events(live_server):
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-c", SETUP, "64", "400"], env=env, cwd=REPO, check=True,
-                          capture_output=True, text=True)
-    ids = done.stdout.split()[-2:]
+    ids = live_server.run_script(SETUP, "64", "400").split()[-2:]
     return live_server, {64: ids[0], 400: ids[1]}
 
 

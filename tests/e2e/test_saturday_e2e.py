@@ -9,10 +9,7 @@ players with its table filters and the "Go to table" box.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -22,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.e2e.conftest import REPO, STAFF_PASSWORD
+from tests.e2e.conftest import STAFF_PASSWORD
 
 LAPTOP = (1366, 768)
 PHONE = (390, 844)
@@ -162,11 +159,7 @@ with app.app_context():
 
 def prepare(live_server, scenario: str) -> dict:
     """Build one scenario of SETUP on the live server's database; its ids come back as JSON."""
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    out = subprocess.run([sys.executable, "-c", SETUP, scenario], env=env, cwd=REPO, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return live_server.prepare(SETUP, scenario)
 
 
 def login(browser, live_server):

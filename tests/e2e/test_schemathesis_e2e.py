@@ -4,7 +4,6 @@ coverage, fuzzing, stateful) against the production server finds no failure.
 Rate limits are off on this server only (RATELIMIT_ENABLED=0), so the fuzzer reaches the logic behind the
 access-code routes instead of the limiter; the limits have their own tests. Rerun it by hand with more
 examples as the README says."""
-import json
 import os
 import shutil
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REPO, serve
+from tests.e2e.conftest import serve
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
@@ -63,9 +62,7 @@ def st_command() -> list[str]:
 def test_the_api_matches_its_document(tmp_path):
     st = st_command()
     with serve(tmp_path, RATELIMIT_ENABLED="0") as server:
-        out = subprocess.run([sys.executable, "-c", SETUP], env=server.env, cwd=REPO, check=True,
-                             capture_output=True, text=True)
-        data = json.loads(out.stdout.strip().splitlines()[-1])
+        data = server.prepare(SETUP)
         config = tmp_path / "schemathesis.toml"
         config.write_text(CONFIG.format(code=data["code"]))
         run = subprocess.run(

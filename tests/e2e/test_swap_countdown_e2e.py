@@ -1,9 +1,6 @@
 """The swap countdown on the player's page follows the server's stored deadline: a reload does not reset it."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -39,11 +36,7 @@ SETUP = textwrap.dedent('''
 @pytest.fixture(scope="module")
 def swap_server(live_server):
     """The live server with a started round whose players have sideboards; yields (url, access code)."""
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
-                          text=True)
-    return live_server, done.stdout.strip().splitlines()[-1]
+    return live_server, live_server.run_script(SETUP).splitlines()[-1]
 
 
 def _remaining(browser) -> int:

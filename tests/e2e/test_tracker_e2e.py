@@ -1,14 +1,9 @@
 """Tap through life and general damage on a phone-sized screen against the live server."""
-import json
-import os
-import subprocess
-import sys
 import time
 
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from tests.e2e.conftest import REPO
 
 SETUP = r"""
 import json
@@ -47,11 +42,7 @@ def wait_for(check, timeout=10):
 
 
 def test_phone_taps_life_and_general_damage(live_server, browser_factory):
-    env = {**os.environ, "DATABASE_URL": live_server.database_url}
-    env.pop("TEST_DATABASE_URL", None)
-    out = subprocess.run([sys.executable, "-c", SETUP], env=env, cwd=REPO, check=True, capture_output=True,
-                         text=True)
-    data = json.loads(out.stdout.strip().splitlines()[-1])
+    data = live_server.prepare(SETUP)
     me, victim = data["ids"][0], data["ids"][1]
     browser = browser_factory(390, 844, mobile=True)
     browser.get(f"{live_server}/p/{data['codes'][0]}/tracker")
