@@ -75,4 +75,3 @@ def test_the_api_matches_its_document(tmp_path):
     report = run.stdout[-6000:] + run.stderr[-2000:] + tracebacks
     assert run.returncode == 0, report
     assert "Traceback" not in server_log, server_log[-4000:]
-    assert "0 failures" in run.stdout or "passed" in run.stdout, report

@@ -185,7 +185,7 @@ def test_an_event_stores_at_most_its_cap_of_player_submissions(app, db, make_eve
     assert count(db, Decklist) == 3
 
 
-def test_two_workers_share_the_counters(app, db, make_event, make_player, tmp_path):
+def test_two_workers_share_the_counters(app, db, make_event, make_player):
     """A second app on the same database and instance folder (another waitress worker) sees the same counts."""
     event = make_event()
     code = make_player(event, "Anna").access_code
