@@ -140,7 +140,9 @@ FINDING = obj({
     "line": {"type": ["integer", "null"], "description": "The decklist line the finding is about."},
     "message": STRING,
     "suggestions": {"type": "array", "items": STRING, "description": "Did-you-mean card names."},
-})
+    "written": {"type": ["string", "null"],
+                "description": "The card as the player wrote it, when in another language (ゴブリンの長槍使い)."},
+}, required=["code", "severity", "card", "line", "message", "suggestions"])
 
 DECK_CHECK = obj({
     "legal": BOOLEAN,

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 COLOR_ORDER = "WUBRG"
+MELD_RESULT = "meld_result"     # our layout for a meld card's result; MTGJSON and Scryfall call both halves "meld"
 SUPERTYPES = ("Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite")
 NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -66,6 +67,12 @@ class Card:
     is_funny: bool = False
     copy_limit: int | None = 1
     oracle_id: str | None = None
+    foreign_names: tuple[tuple[str, str], ...] = ()     # (language, printed name): extra look-up keys
+
+    @property
+    def is_meld_result(self) -> bool:
+        """The melded back of two cards (Brisela, Voice of Nightmares): it exists only on the battlefield."""
+        return self.layout == MELD_RESULT
 
     @property
     def front(self) -> Face:

@@ -7,6 +7,7 @@ raises `CardFileError` with a message for the organizer.
 from __future__ import annotations
 
 import bz2
+import dataclasses
 import gzip
 import io
 import json
@@ -17,11 +18,19 @@ from typing import IO, Iterator
 
 import ijson
 
-from .domain import Card, Face, copy_limit_for, could_be_commander, sort_colors, split_type_line
+from .domain import MELD_RESULT, Card, Face, copy_limit_for, could_be_commander, sort_colors, split_type_line
 
 FORMATS = ("vintage", "commander", "duel", "legacy")
 _LEGALITY_WORDS = {"legal": "Legal", "restricted": "Restricted", "banned": "Banned", "not_legal": "Not Legal"}
 # Scryfall layouts that are not cards a deck can hold.
+# MTGJSON's foreignData languages -> the language codes the app uses (Scryfall's `lang` is mapped the same way).
+LANGUAGES = {
+    "Japanese": "ja", "Chinese Simplified": "zh_Hans", "Chinese Traditional": "zh_Hant", "Korean": "ko",
+    "German": "de", "French": "fr", "Italian": "it", "Spanish": "es", "Portuguese (Brazil)": "pt",
+    "Russian": "ru",
+}
+_SCRYFALL_LANGS = {"ja": "ja", "zhs": "zh_Hans", "zht": "zh_Hant", "ko": "ko", "de": "de", "fr": "fr",
+                   "it": "it", "es": "es", "pt": "pt", "ru": "ru"}
 _SCRYFALL_SKIP = {"token", "double_faced_token", "emblem", "art_series", "vanguard", "planar", "reversible_card"}
 
 
@@ -106,20 +115,38 @@ def card_from_mtgjson(name: str, faces: list[dict]) -> Card:
     if "type" not in first and "types" not in first:
         raise CardFileError(f"Card {name!r} has no type: this is not an MTGJSON AtomicCards file.")
     skills = first.get("leadershipSkills") or {}
+    layout = first.get("layout") or "normal"
+    if layout == "meld" and all(f.get("side") == "b" for f in faces):
+        layout = MELD_RESULT
     return Card(
         name=name,
-        layout=first.get("layout") or "normal",
+        layout=layout,
         faces=built,
         mana_value=float(first.get("manaValue", first.get("convertedManaCost", 0)) or 0),
         color_identity=sort_colors(first.get("colorIdentity") or ()),
         colors=sort_colors({c for f in faces for c in f.get("colors") or ()}),
         keywords=tuple(dict.fromkeys(k for f in faces for k in f.get("keywords") or ())),
         legalities=_legalities(first.get("legalities")),
-        can_be_commander=bool(skills.get("commander")) if "commander" in skills else could_be_commander(built[0]),
+        can_be_commander=(layout != MELD_RESULT and (bool(skills.get("commander")) if "commander" in skills
+                                                      else could_be_commander(built[0]))),
         is_funny=bool(first.get("isFunny")),
         copy_limit=copy_limit_for(built[0].supertypes, built[0].text),
         oracle_id=(first.get("identifiers") or {}).get("scryfallOracleId"),
+        foreign_names=_mtgjson_foreign(first),
     )
+
+
+def _mtgjson_foreign(first: dict) -> tuple[tuple[str, str], ...]:
+    """Printed names per language from `foreignData` (AtomicCards and AllPrintings carry it)."""
+    out: dict[tuple[str, str], None] = {}
+    for entry in first.get("foreignData") or ():
+        if not isinstance(entry, dict):
+            continue
+        language = LANGUAGES.get(entry.get("language") or "")
+        for printed in (entry.get("name"), entry.get("faceName")):
+            if language and isinstance(printed, str) and printed.strip():
+                out[(language, " ".join(printed.split()))] = None
+    return tuple(out)
 
 
 def read_mtgjson(stream: IO[bytes]) -> Iterator[Card]:
@@ -154,16 +181,20 @@ def card_from_scryfall(d: dict) -> Card | None:
     colors = d.get("colors")
     if colors is None:
         colors = {c for f in faces for c in f.colors}
+    layout = d["layout"]
+    if layout == "meld" and any(isinstance(p, dict) and p.get("component") == "meld_result"
+                                and p.get("name") == d["name"] for p in d.get("all_parts") or ()):
+        layout = MELD_RESULT
     return Card(
         name=d["name"],
-        layout=d["layout"],
+        layout=layout,
         faces=faces,
         mana_value=float(d.get("cmc") or 0),
         color_identity=sort_colors(d.get("color_identity") or ()),
         colors=sort_colors(colors),
         keywords=tuple(d.get("keywords") or ()),
         legalities=_legalities(d.get("legalities")),
-        can_be_commander=could_be_commander(faces[0]),
+        can_be_commander=layout != MELD_RESULT and could_be_commander(faces[0]),
         is_funny=d.get("set_type") == "funny",
         copy_limit=copy_limit_for(faces[0].supertypes, faces[0].text),
         oracle_id=d.get("oracle_id"),
@@ -171,14 +202,26 @@ def card_from_scryfall(d: dict) -> Card | None:
 
 
 def read_scryfall(stream: IO[bytes]) -> Iterator[Card]:
-    """oracle-cards has one record per card; default-cards one per printing (deduplicated)."""
-    seen: set[str] = set()
+    """oracle-cards has one record per card; default-cards and all-cards one per printing (deduplicated).
+    all-cards also holds printings in other languages: their `printed_name` becomes a look-up key."""
+    cards: dict[str, Card] = {}
+    printed: dict[str, dict[tuple[str, str], None]] = {}
     for record in ijson.items(stream, "item", use_float=True):
         card = card_from_scryfall(record)
-        if card is None or card.name in seen:
+        if card is None:
             continue
-        seen.add(card.name)
-        yield card
+        cards.setdefault(card.name, card)
+        language = _SCRYFALL_LANGS.get(record.get("lang") or "en")
+        for name in _scryfall_printed(record) if language else ():
+            printed.setdefault(card.name, {})[(language, name)] = None
+    for name, card in cards.items():
+        yield dataclasses.replace(card, foreign_names=tuple(printed[name])) if name in printed else card
+
+
+def _scryfall_printed(record: dict) -> list[str]:
+    names = [record.get("printed_name")] + [f.get("printed_name") for f in record.get("card_faces") or ()
+                                            if isinstance(f, dict)]
+    return [" ".join(n.split()) for n in names if isinstance(n, str) and n.strip()]
 
 
 def card_from_starter(d: dict) -> Card:

@@ -1,7 +1,13 @@
 """Card-name keys: how a name a player typed meets the name a card has.
 
 The key ignores case, accents, punctuation and spacing, so "aether vial",
-"Dandan", "Fire/Ice" and "Lim-Dul's Vault" find their cards.
+"Dandan", "Fire/Ice" and "Lim-Dul's Vault" find their cards. A name that is
+all punctuation (the Un-card "_____") keys as itself without spaces.
+
+Players in Japan and China write a card in both languages, as seed 000 does
+(`《ゴブリンの長槍使い/Goblin Piker》`): `lookup_keys` tries the whole name,
+then its English part, then its printed part, which a card file's foreign
+names answer to.
 """
 from __future__ import annotations
 
@@ -20,15 +26,57 @@ _LIGATURES = str.maketrans({
 @lru_cache(maxsize=200_000)
 def name_key(name: str) -> str:
     if name.isascii():
-        return _ASCII_NOISE.sub("", name.lower())
-    text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
-    return "".join(ch for ch in text.casefold() if ch.isalnum() and not unicodedata.combining(ch))
+        key = _ASCII_NOISE.sub("", name.lower())
+    else:
+        text = unicodedata.normalize("NFKD", name.translate(_LIGATURES))
+        key = "".join(ch for ch in text.casefold() if ch.isalnum() and not unicodedata.combining(ch))
+    return key or "".join(name.split()).casefold()
+
+
+_BRACKETS = "《》【】「」『』〈〉"
+_SLASHES = re.compile(r"\s*[/／]\s*")
+
+
+def bilingual_parts(name: str) -> tuple[str, str] | None:
+    """(English, printed) for "ゴブリンの長槍使い/Goblin Piker" written either way round, else None.
+    Split cards ("Fire/Ice", "Fire // Ice") are ASCII on both sides and are not bilingual."""
+    if name.isascii():
+        return None
+    parts = [p for p in _SLASHES.split(name.strip(_BRACKETS + " ")) if p]
+    if len(parts) != 2:
+        return None
+    a, b = parts
+    if _latin(a) != _latin(b):
+        return (a, b) if _latin(a) else (b, a)
+    return None
+
+
+def _latin(text: str) -> bool:
+    """Written in Latin letters (accents allowed): the English side of a bilingual name."""
+    return all(ord(ch) < 0x250 or not ch.isalpha() for ch in text)
+
+
+def printed_part(written: str) -> str | None:
+    """The part of a written name in another language, or None when it is all in Latin letters."""
+    if _latin(written):
+        return None
+    parts = bilingual_parts(written)
+    return parts[1] if parts else written.strip(_BRACKETS + " ")
+
+
+def lookup_keys(name: str) -> tuple[str, ...]:
+    """The keys a written name may mean, best first: the whole name, then the parts of a bilingual one."""
+    whole = name_key(name)
+    parts = bilingual_parts(name)
+    if parts is None:
+        return (whole,)
+    return tuple(dict.fromkeys((whole, name_key(parts[0]), name_key(parts[1]))))
 
 
 # Priority of a key when two cards share it: a card's full name beats a front
 # face, which beats other faces, and any real card beats an un-set card
 # ("Wasteland" is not "Waste Land" unless spelled so).
-FULL_NAME, FRONT_FACE, OTHER_FACE = 0, 1, 2
+FULL_NAME, FRONT_FACE, OTHER_FACE, PRINTED_NAME = 0, 1, 2, 3
 UNSET_PENALTY = 10
 
 
@@ -36,6 +84,7 @@ def keys_for(card) -> list[tuple[str, int]]:
     """Every key a card answers to, with its priority.
 
     Meld back faces are left out: they belong to two cards and are never in a deck.
+    Printed names in other languages come last, so an English name always wins.
     """
     keys: dict[str, int] = {name_key(card.name): FULL_NAME}
     faces = card.face_names
@@ -46,6 +95,10 @@ def keys_for(card) -> list[tuple[str, int]]:
         k = name_key(face)
         if k and keys.get(k, 99) > prio:
             keys[k] = prio
+    for _language, printed in card.foreign_names:
+        k = name_key(printed)
+        if k and k not in keys:
+            keys[k] = PRINTED_NAME
     penalty = UNSET_PENALTY if card.is_funny else 0
     return [(k, p + penalty) for k, p in keys.items()]
 

@@ -12,7 +12,7 @@ from typing import Iterable, Protocol
 from rapidfuzz import fuzz, process
 
 from .domain import Card
-from .names import choose, keys_for, name_key
+from .names import choose, keys_for, lookup_keys, name_key
 
 
 class CardPool(Protocol):
@@ -65,6 +65,8 @@ class MemoryCardPool:
         by_key = self._by_key
         for name in names:
             held = by_key.get(name_key(name))
+            if held is None:
+                held = next((by_key[k] for k in lookup_keys(name)[1:] if k in by_key), None)
             out[name] = (held[0][1] if len(held) == 1 else choose(name, held)) if held else None
         return out
 

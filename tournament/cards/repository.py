@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from ..extensions import db
 from .domain import Card
 from .models import Card as CardRow, CardImport, CardName, row_to_card
-from .names import choose, name_key
+from .names import choose, lookup_keys
 from .pool import SuggestionIndex
 
 _CARD_COLUMNS = [c for c in CardRow.__table__.columns]
@@ -88,9 +88,13 @@ class DbCardPool:
 
     def resolve(self, names: Iterable[str]) -> dict[str, Card | None]:
         names = list(dict.fromkeys(names))
-        keyed = {n: name_key(n) for n in names}
-        found = self.fetch_keys(keyed.values())
-        return {n: choose(n, found[k]) if k in found else None for n, k in keyed.items()}
+        keyed = {n: lookup_keys(n) for n in names}
+        found = self.fetch_keys(k for keys in keyed.values() for k in keys)
+        out: dict[str, Card | None] = {}
+        for n, keys in keyed.items():
+            k = next((k for k in keys if k in found), None)
+            out[n] = choose(n, found[k]) if k is not None else None
+        return out
 
     def get(self, name: str) -> Card | None:
         return self.resolve([name])[name]

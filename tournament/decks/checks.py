@@ -9,8 +9,9 @@ Codes (severity "error" makes the deck illegal):
 
 UNKNOWN_CARD, UNPARSED_LINE, NO_COMMANDER, COMMANDER_INELIGIBLE,
 BANNED_AS_COMMANDER, DECK_SIZE, SIDEBOARD_SIZE, SINGLETON, COLOR_IDENTITY,
-BANNED, NOT_LEGAL, SCHEME_DECK; and the warning IGNORED (maybeboard cards,
-which are not part of the deck).
+BANNED, NOT_LEGAL, SCHEME_DECK; and the warnings IGNORED (maybeboard cards,
+which are not part of the deck) and COMMANDER_FROM_SIDEBOARD (how a list with
+no commander section was read).
 
 Decisions where the rules leave room (see RULES.md):
 
@@ -38,11 +39,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
 from tournament.cards.domain import COLOR_ORDER, Card
+from tournament.cards.names import printed_part
 from tournament.cards.pool import CardPool
 from tournament.decks.domain import Entry, Finding, ParsedDeck
 from tournament.decks.rulesets import Ruleset, card_key, effective_banlist, get_ruleset
@@ -52,7 +54,7 @@ ERROR, WARNING = "error", "warning"
 CODES = (
     "UNPARSED_LINE", "UNKNOWN_CARD", "NO_COMMANDER", "COMMANDER_INELIGIBLE", "BANNED_AS_COMMANDER",
     "DECK_SIZE", "SIDEBOARD_SIZE", "BANNED", "NOT_LEGAL", "COLOR_IDENTITY", "SINGLETON",
-    "SCHEME_DECK", "IGNORED",
+    "SCHEME_DECK", "IGNORED", "COMMANDER_FROM_SIDEBOARD",
 )
 _CODE_ORDER = {c: i for i, c in enumerate(CODES)}
 
@@ -71,6 +73,7 @@ _PRIMARY_TYPE: dict[tuple[str, ...], str] = {}     # a front face's types -> its
 
 _SYMBOL = re.compile(r"\{([^{}]*)\}")
 _REMINDER = re.compile(r"\([^()]*\)")
+_ALL_COLORS = re.compile(r"\bis (?:all colors|every color)\b", re.I)
 
 
 @dataclass
@@ -158,9 +161,30 @@ def identity_causes(card: Card, outside: set[str]) -> str:
                 found.append(f"{_and(['{' + s + '}' for s in syms])} in {where}")
     if found:
         parts.append(f"has {_and(found)} ({color_words(colors & outside)})")
+    parts.extend(_indicator_causes(card, faces, outside - colors))
     if not parts:
         return f"{card.name}'s colour identity includes {color_words(outside)}"
     return f"{card.name} " + ", and ".join(parts)
+
+
+def _indicator_causes(card: Card, faces, outside: set[str]) -> list[str]:
+    """Colours a face has without their mana symbols: "is all colors" in its text, or a colour indicator
+    (Dryad Arbor, Rograkh, a transformed back face such as Ormendahl), or the two halves of a meld."""
+    if card.is_meld_result and outside:
+        return [f"is the melded result of two cards, and its colour identity ({color_words(outside)}) is theirs"]
+    parts = []
+    for i, face in enumerate(faces):
+        cost = {ch for sym in _SYMBOL.findall(face.mana_cost or "") for ch in _symbol_colors(sym)}
+        shown = (set(face.colors) & outside) - cost
+        if not shown:
+            continue
+        where = "" if len(faces) == 1 else (f" on its back face, {face.name}" if i else f" on {face.name}")
+        if _ALL_COLORS.search(face.text or ""):
+            parts.append(f"says it is all colours{where} (so {color_words(shown)} too)")
+        else:
+            parts.append(f"has a {color_words(shown)} colour indicator{where}")
+        outside = outside - shown
+    return parts
 
 
 def _general_phrase(commanders: list[Card], identity: set[str]) -> str:
@@ -231,8 +255,26 @@ def valid_pair(a: Card, b: Card) -> bool:
     return False
 
 
+def _command_zone_in_sideboard(main, side, rs: Ruleset) -> list | None:
+    """MTGO's and XMage's convention: with no commander section, a sideboard of one or two single cards that
+    can be generals (together), beside a 99- or 98-card main deck, is the command zone."""
+    if not 1 <= len(side) <= 2 or any(e.count != 1 or c is None for e, c in side):
+        return None
+    if sum(e.count for e, _ in main) + len(side) != rs.deck_size:
+        return None
+    cards = [c for _, c in side]
+    if len(cards) == 1:
+        return side if _ineligible_reason(cards[0], rs) is None else None
+    if rs.max_generals >= 2 and rs.commander_rules == "commander" and valid_pair(*cards):
+        return side
+    return None
+
+
 def _ineligible_reason(card: Card, ruleset: Ruleset) -> str | None:
     """Why this card cannot be a general on its own, or None if it can."""
+    if card.is_meld_result:
+        return (f"{card.name} is the melded result of two cards: it exists only on the battlefield and is never "
+                "in a deck, so it cannot be your general.")
     if _is_legendary_creature(card):
         return None
     modern = ruleset.commander_rules == "commander"
@@ -271,8 +313,9 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
                     "Write it as a count and a card name, like \"1 Sol Ring\", or remove it.", line=u.line))
     if deck.ignored:
         n = sum(e.count for e in deck.ignored)
-        add(Finding("IGNORED", WARNING, f"{_plural(n, 'maybeboard card')} ({_lines(deck.ignored)}) "
-                    "are not part of the deck and were not checked.", line=deck.ignored[0].line))
+        add(Finding("IGNORED", WARNING, f"{_plural(n, 'card')} in the maybeboard or in categories left out of "
+                    f"the deck ({_lines(deck.ignored)}) {'is' if n == 1 else 'are'} not part of the deck and "
+                    f"{'was' if n == 1 else 'were'} not checked.", line=deck.ignored[0].line))
 
     # One look-up for every name in the list.
     names = list(dict.fromkeys(e.name for lst in (deck.commanders, deck.main, deck.sideboard,
@@ -327,6 +370,21 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     known_generals = list({c.name: c for _, c in commanders if c is not None}.values())
     identity = set().union(*(c.color_identity for c in known_generals)) if known_generals else set()
     general_names = {c.name for c in known_generals}
+    if not commanders and (read := _command_zone_in_sideboard(main, side, rs)):
+        commanders = [(Entry(e.count, e.name, e.line, "commander", e.raw), c) for e, c in read]
+        side = [pair for pair in side if pair not in read]
+        side_raw -= len(read)
+        side_count -= len(read)
+        commander_count = len(read)
+        known_generals = [c for _, c in read]
+        identity = set().union(*(c.color_identity for c in known_generals))
+        general_names = {c.name for c in known_generals}
+        add(Finding("COMMANDER_FROM_SIDEBOARD", WARNING,
+                    f"The list has no Commander section, so the sideboard's {_and([c.name for c in known_generals])} "
+                    f"{'was' if len(read) == 1 else 'were'} read as your "
+                    f"{'general' if len(read) == 1 else 'generals'} (MTGO and XMage keep the commander in the "
+                    "sideboard). If that is wrong, put the general under a \"Commander\" heading.",
+                    card=known_generals[0].name, line=read[0][0].line))
     if not commanders:
         add(Finding("NO_COMMANDER", ERROR, "The list names no general. Put it under a \"Commander\" heading "
                     "(or mark it *CMDR*, or write \"Commander: <name>\") above the other cards."))
@@ -405,9 +463,12 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             by_event = key in added_keys
             add(Finding("BANNED", ERROR, f"{n} is banned " + ("by this event." if by_event else f"under {rs.name}."),
                         card=n, line=e.line))
-        elif legality not in allow or n.startswith("A-") or (reject_funny and card.is_funny):
+        elif legality not in allow or n.startswith("A-") or (reject_funny and card.is_funny) or card.is_meld_result:
             reason = None
-            if card.is_rebalanced:
+            if card.is_meld_result:
+                reason = (f"{n} is the melded result of two cards, not a card a deck can hold; list the two "
+                          "cards that meld into it instead.")
+            elif card.is_rebalanced:
                 reason = (f"{n} is Arena's rebalanced version of {card.paper_name}, not a paper card; "
                           f"list {card.paper_name} instead.")
             elif card.is_funny and reject_funny:
@@ -532,9 +593,24 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         color_identity=color_identity,
         main_count=main_count,
         sideboard_count=side_count,
-        findings=bounded(findings),
+        findings=bounded(_with_spelling(findings, deck)),
         summary=summary,
     )
+
+
+def _with_spelling(findings: list[Finding], deck: ParsedDeck) -> list[Finding]:
+    """A card written in another language ("1 祖神兽", "《ゴブリンの長槍使い/Goblin Piker》") is named in
+    its findings as the card data has it, with the player's own spelling beside it."""
+    written = {e.line: e.name for e in deck.entries() if not e.name.isascii()}
+    if not written:
+        return findings
+    out = []
+    for f in findings:
+        spelling = printed_part(written[f.line]) if f.card and f.line in written else None
+        if spelling and spelling != f.card:
+            f = replace(f, message=f.message.replace(f.card, f"{f.card} ({spelling})", 1), written=spelling)
+        out.append(f)
+    return out
 
 
 def bounded(findings: list[Finding]) -> list[Finding]:

@@ -52,10 +52,11 @@ class Finding:
     card: str | None = None
     line: int | None = None
     suggestions: tuple[str, ...] = ()
+    written: str | None = None     # the card as the player wrote it, when in another language
 
     def to_json(self) -> dict:
-        return {"code": self.code, "severity": self.severity, "card": self.card,
-                "line": self.line, "message": self.message, "suggestions": list(self.suggestions)}
+        return {"code": self.code, "severity": self.severity, "card": self.card, "line": self.line,
+                "message": self.message, "suggestions": list(self.suggestions), "written": self.written}
 
 
 class DeckInputError(ValueError):

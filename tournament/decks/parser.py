@@ -19,7 +19,16 @@ Rules for the ambiguous cases:
   Ring, ..." means the deck has begun. Partners are listed together.
 * ``*CMDR*``, an Archidekt ``[Commander]`` category and a Deckstats
   ``#!Commander`` note make the card a general whatever section it is in;
-  ``[Sideboard]`` and ``[Maybeboard]`` categories move it to those sections.
+  ``[Sideboard]`` and ``[Maybeboard]`` categories move it to those sections,
+  and an Archidekt category marked ``{noDeck}`` ("Cuts{noDeck}{noPrice}")
+  puts it outside the deck, with the maybeboard.
+* XMage ``.dck`` metadata (``NAME:``, ``LAYOUT MAIN:(...)``) is skipped; its
+  ``SB:`` lines are the sideboard, where XMage keeps the commander (the deck
+  check reads a one- or two-card sideboard as the command zone).
+* MTGGoldfish's printing treatments (``<extended>``, ``<borderless>``, ...)
+  are not part of the name; neither are the ``《》`` brackets around a name
+  written the way Japanese and Chinese players do (``《ゴブリンの長槍使い/Goblin
+  Piker》``: the card look-up reads both languages).
 * Lines under Arena's ``About`` (or Forge's ``[metadata]``) name the deck and
   are skipped.
 * Apart from ending a general's section, blank lines mean something only in a
@@ -74,6 +83,17 @@ _BOARD_HEADERS = {
     "dungeon": "dungeon", "dungeons": "dungeon",
     "about": _ABOUT, "metadata": _ABOUT,
 }
+# Headers in the words of the seeds' communities (ジェネラル, generál, 主将): lists from Japan, China and
+# Czechia are written with them.
+_LOCAL_HEADERS = {
+    "ジェネラル": "commander", "統率者": "commander", "統率": "commander", "コマンダー": "commander",
+    "メインデッキ": "main", "メイン": "main", "デッキ": "main", "サイドボード": "sideboard", "サイド": "sideboard",
+    "主将": "commander", "指挥官": "commander", "指揮官": "commander", "主牌": "main", "主牌组": "main",
+    "套牌": "main", "备牌": "sideboard", "備牌": "sideboard", "副牌": "sideboard",
+    "generál": "commander", "generálové": "commander", "velitel": "commander", "balíček": "main",
+    "hlavní balíček": "main", "sideboard": "sideboard",
+}
+_LOCAL_HEADER = re.compile(r"[\[【\s]*(\w[\w ]*?)[\]】\s]*[:：]?\s*(?:[(（]\s*\d+\s*[)）])?\s*[:：]?")
 _TYPE_HEADERS = frozenset({
     "creature", "creatures", "instant", "instants", "sorcery", "sorceries",
     "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
@@ -97,7 +117,7 @@ _LIST_FOR = {
 # Arena/Moxfield/Archidekt trailers in their usual order:
 #   [SB:] 1[x] Name [(SET) [collector]] [*F* ...] [[Category]] [^Tag^]
 # Groups: prefix, count, name, stars, category. Anything else takes the general path.
-_NAME_CHARS = r"[^\s(\[*^#|:](?:[^(\[*^#|:\n]*[^\s(\[*^#|:])?"
+_NAME_CHARS = r"[^\s(\[*^#|:<](?:[^(\[*^#|:<\n]*[^\s(\[*^#|:<])?"
 _CARD_LINE = (
     r"[ \t]*(?:((?i:sb|cm)):[ \t]*)?([1-9]\d{0,2})[xX]?[ \t]+(" + _NAME_CHARS + r")"
     r"(?:[ \t]+\([A-Za-z0-9]{2,6}\)(?:[ \t]+[A-Za-z0-9][A-Za-z0-9\-★†]*)?)?"
@@ -111,7 +131,9 @@ _LINES = re.compile(r"^(" + _CARD_LINE + r"|.*)$", re.M)
 _HEADER = re.compile(r"\[?\s*([A-Za-z][A-Za-z ]*?)\s*\]?\s*:?\s*(?:\(\s*\d+\s*\))?\s*:?")
 _INLINE = re.compile(r"([A-Za-z]+)\s*:\s*(\S.*)")
 _COUNT = re.compile(r"(-?\d+)[xX]?(?:\s+|$)")
-_SPECIAL = re.compile(r"[(\[*^#|]")
+_SPECIAL = re.compile(r"[(\[*^#|<]")
+_XMAGE_META = re.compile(r"(?:NAME|LAYOUT [A-Z]+)\s*:")
+_BRACKETS = "《》【】「」『』"
 # Trailing markers, matched on the reversed line so each one is an anchored match
 # instead of a search from every position: *F* *E* *CMDR*, (F), ^Tag,#37d67a^,
 # [CMR] 472, [Ramp], [Commander{top}], (CMR) 472, (PLST) LRW-123.
@@ -119,6 +141,7 @@ _COLLECTOR_REV = r"(?:[A-Za-z0-9\-★†]*[A-Za-z0-9]\s+)?"
 _TAIL_REV = re.compile(
     r"\s*(?:\*(?P<star>[A-Za-z]{1,8})\*"
     r"|\)[FE]\("
+    r"|>[A-Za-z][A-Za-z \-]{0,20}<"
     r"|\^[^^]*\^"
     r"|" + _COLLECTOR_REV + r"\](?P<cat>[^\[\]]*)\["
     r"|" + _COLLECTOR_REV + r"\)[A-Za-z0-9]{2,6}\("
@@ -328,13 +351,16 @@ def _shown(text: str) -> str:
 
 
 def _category_flag(categories: str) -> str | None:
-    """Archidekt categories ("Ramp,Commander{top}"): the general wins, then sideboard/maybeboard."""
+    """Archidekt categories ("Ramp,Commander{top}"): the general wins, then sideboard/maybeboard, then a
+    category the deck leaves out ("Cuts{noDeck}{noPrice}"), which puts the card outside the deck."""
     low = categories.lower()
-    if "commander" not in low and "board" not in low and "considering" not in low:
+    if "commander" not in low and "board" not in low and "considering" not in low and "{nodeck}" not in low:
         return None
     found = None
     for part in low.replace(";", ",").split(","):
         flag = _CATEGORY_FLAGS.get(part.split("{", 1)[0].strip())
+        if flag is None and "{nodeck}" in part:
+            flag = "maybeboard"
         if flag == "commander":
             return flag
         found = found or flag
@@ -347,7 +373,9 @@ def _header(text: str) -> str | None:
     """The section a header line opens, "type" for a card-type header, else None."""
     m = _HEADER.fullmatch(text)
     if m is None:
-        return None
+        if text.isascii() or (m := _LOCAL_HEADER.fullmatch(text)) is None:
+            return None
+        return _LOCAL_HEADERS.get(" ".join(m.group(1).casefold().split()))
     word = " ".join(m.group(1).lower().split())
     section = _BOARD_HEADERS.get(word)
     if section is None and word in _TYPE_HEADERS:
@@ -399,6 +427,8 @@ def _read_card(text: str) -> tuple[int, str, str | None] | str:
     if _SPECIAL.search(rest):
         rest, flag = _strip_markers(rest)
     name = " ".join(rest.split())
+    if not name.isascii():
+        name = name.strip(_BRACKETS + " ")
     if not name:
         return "no card name"
     return count, name, flag
@@ -421,8 +451,10 @@ def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
     for number, (line, prefix, count, name, stars, category) in enumerate(_LINES.findall(text), 1):
         if quick and count:
             count = 1 if count == "1" else int(count)
-            if "  " in name or "\t" in name or not name.isascii():
+            if "  " in name or "\t" in name:
                 name = " ".join(name.split())
+            if not name.isascii():
+                name = " ".join(name.split()).strip(_BRACKETS + " ")
             sec = section
             if prefix:
                 prefixed = True
@@ -467,6 +499,8 @@ def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
                     held = len(lists[section])
                 continue
         elif not first.isdigit() and first != "-":
+            if first in "NL" and _XMAGE_META.match(s):
+                continue
             opened = _header(s)
             if opened is None and ":" in s:
                 m = _INLINE.fullmatch(s)
