@@ -152,7 +152,8 @@ def test_to_json_shape(pool, cards):
     result = check_deck(general_deck(cards, "Phelddagrif", ["Sol Ring"]), pool, "edh-2010")
     out = result.to_json()
     assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "main_count",
-                         "sideboard_count", "findings", "summary"]
+                         "sideboard_count", "findings", "summary", "bracket"]
+    assert out["bracket"]["floor"] == 1 and out["bracket"]["reasons"] == []
     assert out["legal"] is True and out["ruleset"] == "edh-2010"
     assert out["commanders"] == ["Phelddagrif"] and out["color_identity"] == ["W", "U", "G"]
     assert out["main_count"] == 99 and out["sideboard_count"] == 0 and out["findings"] == []

@@ -80,7 +80,7 @@ def test_legal_deck_exit_0_and_json_shape(runner, cards, deck_file):
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert list(out) == ["file", "legal", "ruleset", "commanders", "color_identity", "main_count",
-                         "sideboard_count", "findings", "summary"]
+                         "sideboard_count", "findings", "summary", "bracket"]
     assert out["file"].endswith("deck.txt") and result.stdout.count("\n") == 1      # one line per file
     assert out["legal"] is True and out["ruleset"] == "edh-2010"
     assert out["commanders"] == ["Phelddagrif"] and out["color_identity"] == ["W", "U", "G"]

@@ -110,6 +110,9 @@ EVENT_SETTINGS = {
                  "description": "IANA time zone of the event's pages and printouts (default the server's)."},
     "planned_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 30,
                        "description": "Shown as \"round 2 of 5\"; null: decided as it goes."},
+    "max_bracket": {"type": ["integer", "null"], "minimum": 1, "maximum": 5,
+                    "description": "Commander Brackets: a deck whose bracket floor is higher is not legal here; "
+                                   "null: any bracket."},
     "team_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
                         "description": "Archenemy games: each team member's points, eliminated ones too, when the "
                                        "archenemy is out (default 1)."},
@@ -153,9 +156,14 @@ DECK_CHECK = obj({
     "sideboard_count": COUNT,
     "findings": {"type": "array", "items": ref("Finding")},
     "summary": {"type": "object", "description": "Deck size, types, mana curve, sections, banlist edits."},
+    "bracket": {"type": "object", "description": "Commander Brackets: floor (1-4), name, reasons, the Game "
+                "Changers, extra-turn cards, mass land denial cards and two-card combos found, as_of (the lists' "
+                "date)."},
     "submitted_at": DATE_TIME,
     "submitted_by": {"type": "string", "description": "\"player\" or \"ROLE:NAME\" of the staff member."},
-}, description="The deck check of the latest submitted list; illegal when any finding is an error.")
+}, required=["legal", "ruleset", "commanders", "color_identity", "main_count", "sideboard_count", "findings",
+             "summary", "submitted_at", "submitted_by"],
+   description="The deck check of the latest submitted list; illegal when any finding is an error.")
 
 REGISTRATION_SUMMARY_PROPS = {
     "id": INTEGER,
@@ -163,6 +171,7 @@ REGISTRATION_SUMMARY_PROPS = {
     "name": {"type": "string", "description": "Exactly as registered (not HTML-escaped)."},
     "contact": STRING,
     "player_id": {"type": ["string", "null"]},
+    "declared_bracket": {"type": ["integer", "null"], "description": "Commander bracket the player declared."},
     "access_code": {"type": "string", "description": "The player's credential for /players/{code}."},
     "late": BOOLEAN,
     "checked_in": BOOLEAN,
@@ -224,6 +233,8 @@ SCHEMAS = {
         "name": line(100, required=True, description="Any script."),
         "contact": line(200, null=True),
         "player_id": line(40, null=True, description="Unique within the event."),
+        "declared_bracket": {"type": ["integer", "null"], "minimum": 1, "maximum": 5,
+                             "description": "The Commander bracket the player declares for the deck."},
         "decklist": {"type": ["string", "null"], "pattern": DECKLIST_TEXT,
                      "description": "Checked at once; the result is in `deck`."},
     }, required=["name"]),

@@ -56,6 +56,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "publish_decklists": bool(event.publish_decklists),
         "timezone": event.timezone,
         "planned_rounds": event.planned_rounds,
+        "max_bracket": event.max_bracket,
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:
@@ -92,6 +93,7 @@ def deck_check_json(deck: Decklist | None) -> dict | None:
         "sideboard_count": result.get("sideboard_count", 0),
         "findings": list(result.get("findings", [])),
         "summary": result.get("summary", {}),
+        **({"bracket": result["bracket"]} if "bracket" in result else {}),
         "submitted_at": iso_datetime(deck.submitted_at),
         "submitted_by": deck.submitted_by,
     }
@@ -112,6 +114,7 @@ def registration_summary(reg: Registration) -> dict:
         "name": reg.name,
         "contact": reg.contact or "",
         "player_id": reg.player_id,
+        "declared_bracket": reg.declared_bracket,
         "access_code": reg.access_code,
         "late": bool(reg.late),
         "checked_in": reg.checked_in_at is not None,

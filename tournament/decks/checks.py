@@ -9,7 +9,8 @@ Codes (severity "error" makes the deck illegal):
 
 UNKNOWN_CARD, UNPARSED_LINE, NO_COMMANDER, COMMANDER_INELIGIBLE,
 BANNED_AS_COMMANDER, DECK_SIZE, SIDEBOARD_SIZE, SINGLETON, COLOR_IDENTITY,
-BANNED, NOT_LEGAL, SCHEME_DECK; and the warnings IGNORED (maybeboard cards,
+BANNED, NOT_LEGAL, SCHEME_DECK, BRACKET (over the event's maximum; a warning
+when over the player's declared bracket); and the warnings IGNORED (maybeboard cards,
 which are not part of the deck) and COMMANDER_FROM_SIDEBOARD (how a list with
 no commander section was read).
 
@@ -46,6 +47,7 @@ from typing import Iterable
 from tournament.cards.domain import COLOR_ORDER, Card
 from tournament.cards.names import printed_part
 from tournament.cards.pool import CardPool
+from tournament.decks.brackets import BracketRules, bracket_report
 from tournament.decks.domain import Entry, Finding, ParsedDeck
 from tournament.decks.rulesets import Ruleset, card_key, effective_banlist, get_ruleset
 
@@ -54,7 +56,7 @@ ERROR, WARNING = "error", "warning"
 CODES = (
     "UNPARSED_LINE", "UNKNOWN_CARD", "NO_COMMANDER", "COMMANDER_INELIGIBLE", "BANNED_AS_COMMANDER",
     "DECK_SIZE", "SIDEBOARD_SIZE", "BANNED", "NOT_LEGAL", "COLOR_IDENTITY", "SINGLETON",
-    "SCHEME_DECK", "IGNORED", "COMMANDER_FROM_SIDEBOARD",
+    "SCHEME_DECK", "BRACKET", "IGNORED", "COMMANDER_FROM_SIDEBOARD",
 )
 _CODE_ORDER = {c: i for i, c in enumerate(CODES)}
 
@@ -86,6 +88,7 @@ class DeckCheck:
     sideboard_count: int
     findings: list[Finding] = field(default_factory=list)
     summary: dict = field(default_factory=dict)
+    bracket: dict = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Finding]:
@@ -110,6 +113,7 @@ class DeckCheck:
             "sideboard_count": self.sideboard_count,
             "findings": [f.to_json() for f in self.findings],
             "summary": self.summary,
+            "bracket": self.bracket,
         }
 
 
@@ -302,7 +306,8 @@ def _ineligible_reason(card: Card, ruleset: Ruleset) -> str | None:
 # ---------------------------------------------------------------- the check
 
 def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[str] = (),
-               banlist_remove: Iterable[str] = ()) -> DeckCheck:
+               banlist_remove: Iterable[str] = (), max_bracket: int | None = None,
+               declared_bracket: int | None = None, brackets: BracketRules | None = None) -> DeckCheck:
     rs = get_ruleset(ruleset)
     banlist = effective_banlist(rs, banlist_add, banlist_remove)
     findings: list[Finding] = []
@@ -555,6 +560,9 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
                             f"({_lines(scheme_lines[n])}); at most {SCHEME_MAX_COPIES} schemes may share a name.",
                             card=n, line=scheme_lines[n][0].line))
 
+    report = bracket_report((c for zone_entries in (commanders, main) for _, c in zone_entries if c is not None),
+                            brackets)
+    findings.extend(bracket_findings(report, max_bracket, declared_bracket))
     findings.sort(key=lambda f: (f.line is not None, f.line or 0, _CODE_ORDER.get(f.code, 99)))
 
     # ---- summary
@@ -595,7 +603,23 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         sideboard_count=side_count,
         findings=bounded(_with_spelling(findings, deck)),
         summary=summary,
+        bracket=report.to_json(),
     )
+
+
+def bracket_findings(report, max_bracket: int | None, declared: int | None) -> list[Finding]:
+    """The bracket floor against the event's maximum (an error) and the player's declared bracket (a warning
+    the staff see). The reasons say what in the list sets the floor; intent is for people to judge."""
+    out = []
+    why = "; ".join(report.reasons)
+    if max_bracket and report.floor > max_bracket:
+        out.append(Finding("BRACKET", ERROR, f"This event allows decks up to bracket {max_bracket}; this list is at "
+                           f"least bracket {report.floor} ({report.name}): {why}."))
+    if declared and report.floor > declared:
+        out.append(Finding("BRACKET", WARNING, f"You declared bracket {declared}, but this list is at least bracket "
+                           f"{report.floor} ({report.name}): {why}. Declare bracket {report.floor} or change the "
+                           "list; the staff see this too."))
+    return out
 
 
 def _with_spelling(findings: list[Finding], deck: ParsedDeck) -> list[Finding]:

@@ -2,7 +2,9 @@
 
 `flask deck check a.txt b.dek c.csv [-] --ruleset ID [--json]` checks every file in one process (one app
 start, one card cache). With --json it prints one JSON object per line: {"file", "legal", "ruleset",
-"commanders", "color_identity", "main_count", "sideboard_count", "findings", "summary"}.
+"commanders", "color_identity", "main_count", "sideboard_count", "findings", "summary", "bracket"}.
+`flask deck combos import variants.json.gz` keeps the two-card combos of Commander Spellbook's export for
+the bracket floor.
 
 Exit status: 0 every deck is legal, 1 one is not, 2 an input cannot be read (missing file, empty,
 binary, too large, not UTF-8) or the ruleset is unknown. An unreadable file's message goes to stderr,
@@ -77,6 +79,10 @@ def report(result: DeckCheck, source: str, ruleset) -> str:
     side = f"; sideboard {result.sideboard_count}/{ruleset.sideboard_max}" if ruleset.sideboard_max else ""
     lines.append(f"Deck: {result.main_count} + {gen} general = {result.main_count + gen} "
                  f"(needs {ruleset.deck_size}){side}")
+    bracket = result.bracket or {}
+    if bracket:
+        lines.append(f"Bracket: at least {bracket['floor']} ({bracket['name']})"
+                     + "".join(f"\n  {reason}" for reason in bracket["reasons"]))
     for title, group in (("Errors", result.errors), ("Warnings", result.warnings)):
         if group:
             lines.append(f"{title} ({len(group)}):")
@@ -94,24 +100,28 @@ def report(result: DeckCheck, source: str, ruleset) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file, a line each.")
 @click.option("--ban", multiple=True, metavar="NAME", help="Add a card to the event's banlist (repeatable).")
 @click.option("--unban", multiple=True, metavar="NAME", help="Remove a card from the banlist (repeatable).")
+@click.option("--max-bracket", type=click.IntRange(1, 5), default=None,
+              help="The event's maximum Commander bracket: a higher bracket floor is an error.")
 @click.pass_context
 @with_appcontext
 @one_transaction
-def check_command(ctx, paths, ruleset_id, as_json, ban, unban):
+def check_command(ctx, paths, ruleset_id, as_json, ban, unban, max_bracket):
     from ..cards.repository import DbCardPool
+    from .operations import app_bracket_rules
 
     try:
         ruleset = get_ruleset(ruleset_id)
     except UnknownRuleset as e:
         _fail(ctx, str(e))
     pool = DbCardPool()
-    outcomes = [_check_one(path, pool, ruleset, ban, unban, as_json, first=i == 0) for i, path in enumerate(paths)]
+    limits = {"max_bracket": max_bracket, "brackets": app_bracket_rules()}
+    outcomes = [_check_one(path, pool, ruleset, ban, unban, as_json, i == 0, limits) for i, path in enumerate(paths)]
     if EXIT_ILLEGAL in outcomes and pool.resolve(["Island"])["Island"] is None:
         click.echo("Hint: the card database looks empty; run `flask cards import` first.", err=True)
     ctx.exit(max(outcomes))
 
 
-def _check_one(path: str, pool, ruleset, ban, unban, as_json: bool, first: bool) -> int:
+def _check_one(path: str, pool, ruleset, ban, unban, as_json: bool, first: bool, limits: dict) -> int:
     """Check one input and print its result; its exit status."""
     source = "stdin" if path == "-" else path
     try:
@@ -119,9 +129,30 @@ def _check_one(path: str, pool, ruleset, ban, unban, as_json: bool, first: bool)
     except Unreadable as e:
         click.echo(f"Error: {source}: {e}", err=True)
         return EXIT_UNREADABLE
-    result = check_deck(parsed, pool, ruleset, banlist_add=ban, banlist_remove=unban)
+    result = check_deck(parsed, pool, ruleset, banlist_add=ban, banlist_remove=unban, **limits)
     if as_json:
         click.echo(json.dumps({"file": source, **result.to_json()}, ensure_ascii=False))
     else:
         click.echo(("" if first else "\n") + report(result, source, ruleset))
     return EXIT_LEGAL if result.legal else EXIT_ILLEGAL
+
+
+@deck.group("combos", help="Two-card combos for the Commander Brackets floor.")
+def combos():
+    pass
+
+
+@combos.command("import", help="Keep the two-card combos of Commander Spellbook's variants.json export "
+                               "(https://json.commanderspellbook.com/variants.json, .gz too) for every deck check.")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+@with_appcontext
+def combos_import(ctx, path):
+    import ijson
+
+    from .operations import combo_path, import_combos
+    try:
+        count = import_combos(path)
+    except (ValueError, ijson.JSONError, ijson.IncompleteJSONError, OSError, EOFError) as e:
+        _fail(ctx, f"{path.name}: {e}")
+    click.echo(f"Kept {count:,} two-card combos from {path.name} in {combo_path()}; deck checks use them now.")

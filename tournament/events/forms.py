@@ -52,6 +52,10 @@ class ZoneField(SelectField):
             raise ValidationError("Unknown time zone: choose one like Europe/Prague, Asia/Tokyo or UTC.")
 
 
+BRACKET_CHOICES = [("", "—"), ("1", "1 Exhibition"), ("2", "2 Core"), ("3", "3 Upgraded"), ("4", "4 Optimized"),
+                   ("5", "5 cEDH")]
+
+
 def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
@@ -89,6 +93,8 @@ class EventForm(FlaskForm):
         format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
         invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (the event's time zone).")
     timezone = ZoneField("Time zone")
+    max_bracket = ChoiceField("Highest Commander bracket allowed", choices=options(
+        [("", "any")] + BRACKET_CHOICES[1:]), default="")
     planned_rounds = IntegerField("Number of rounds", validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
                                   invalid_value_message=ROUNDS_MESSAGE)
     paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
@@ -138,6 +144,7 @@ class EventForm(FlaskForm):
         self.banlist_add.data = "\n".join(event.banlist_add or [])
         self.banlist_remove.data = "\n".join(event.banlist_remove or [])
         self.prize_conditions.data = prize_text(event.prize_conditions or [])
+        self.max_bracket.data = str(event.max_bracket) if event.max_bracket else ""
 
     def settings(self) -> dict:
         """The settings as plain values for create_event / update_event."""
@@ -146,6 +153,7 @@ class EventForm(FlaskForm):
         data["banlist_add"] = (data["banlist_add"] or "").splitlines()
         data["banlist_remove"] = (data["banlist_remove"] or "").splitlines()
         data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")
+        data["max_bracket"] = int(data["max_bracket"]) if data["max_bracket"] else None
         if data["decklist_deadline"] is not None and valid_zone(data["timezone"]):
             data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))
         if self.new and not data["scoring_profile"]:
@@ -156,7 +164,8 @@ class EventForm(FlaskForm):
 SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
-            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds")
+            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
+            "max_bracket")
 
 
 def prize_text(conditions: list[dict]) -> str:
@@ -186,12 +195,15 @@ class RegistrationForm(FlaskForm):
     decklist = TextAreaField("Decklist (paste it, optional)", validators=[
         Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
     upload = FileField("…or upload a decklist file (.txt, .dek, .csv)")
+    declared_bracket = ChoiceField("Your deck's Commander bracket (optional)", choices=options(BRACKET_CHOICES),
+                                   default="")
     back = StringField()   # desk or dashboard, for staff late registrations
     same_name_ok = BooleanField("This is a different person with the same name")
 
     def player_data(self) -> dict:
         data = {"name": self.name.data, "contact": self.contact.data or "", "player_id": self.player_id.data or "",
-                "same_name_ok": bool(self.same_name_ok.data)}
+                "same_name_ok": bool(self.same_name_ok.data),
+                "declared_bracket": int(self.declared_bracket.data) if self.declared_bracket.data else None}
         if self.decklist.data and self.decklist.data.strip() and not uploaded(self.upload):
             data["decklist"] = self.decklist.data
         return data

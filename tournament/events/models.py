@@ -39,6 +39,7 @@ class Event(db.Model):
     prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
     planned_rounds = sa.Column(sa.Integer, nullable=True)                           # NULL: decided as it goes
+    max_bracket = sa.Column(sa.Integer, nullable=True)            # Commander Brackets 1-5; NULL: any deck
     timezone = sa.Column(sa.String(64), nullable=False, default="UTC", server_default="UTC")   # IANA, e.g. Europe/Prague
     publish_decklists = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())  # once finished
     state_version = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # bumps per committed change
@@ -100,6 +101,7 @@ class Registration(db.Model):
     checked_in_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     dropped_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     notes = sa.Column(sa.Text, nullable=False, default="")
+    declared_bracket = sa.Column(sa.Integer, nullable=True)       # the bracket the player says the deck is
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
     deck_id = sa.Column(sa.Integer, sa.ForeignKey("decklist.id", use_alter=True, ondelete="SET NULL"), nullable=True)
 

@@ -16,6 +16,7 @@ from ..cards.models import utcnow
 from ..cards.names import name_key
 from ..cards.repository import DbCardPool
 from ..decks.checks import check_deck
+from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
@@ -33,7 +34,8 @@ ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
-                "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points")
+                "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
+                "max_bracket")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -167,6 +169,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
+        "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", "The maximum bracket", 1, 5),
     }
     for key in EVENT_FIELDS:
         if key in data:
@@ -415,7 +418,7 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
         raise Refused("Registration must be an object of fields.")
     data = dict(data)
     same_name_ok = bool(data.pop("same_name_ok", False))
-    unknown = set(data) - {"name", "contact", "player_id", "decklist"}
+    unknown = set(data) - {"name", "contact", "player_id", "decklist", "declared_bracket"}
     if unknown:
         raise Refused(f"Unknown registration field(s): {', '.join(sorted(map(str, unknown)))}.")
     user = staff_for(user, event)
@@ -427,6 +430,8 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     name = clean_text(data.get("name"), "name", "Your name", 100, required=True)
     contact = clean_text(data.get("contact"), "contact", "The contact", 200)
     player_id = clean_text(data.get("player_id"), "player_id", "The player ID", 40) or None
+    bracket = data.get("declared_bracket")
+    bracket = None if bracket is None else _int(bracket, "declared_bracket", "The bracket", 1, 5)
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
         raise Refused(f"{name} is already registered for this event. If this is a different person with the same "
@@ -442,7 +447,7 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
         code = new_access_code()
     reg = Registration(event_id=event.id, name=name, search_key=name_key(name), contact=contact,
-                       player_id=player_id, access_code=code, late=late)
+                       player_id=player_id, access_code=code, late=late, declared_bracket=bracket)
     db.session.add(reg)
     db.session.flush()
     log(event, actor_name(user), "registration.create", registration=reg.id, name=name, late=late)
@@ -488,7 +493,9 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
         raise Refused(str(e), field="decklist") from None
     if user is None:
         throttle.spend("decklist", reg.id)
-    result = check_deck(parsed, DbCardPool(), event.ruleset, event.banlist_add or (), event.banlist_remove or ())
+    result = check_deck(parsed, DbCardPool(), event.ruleset, event.banlist_add or (), event.banlist_remove or (),
+                        max_bracket=event.max_bracket, declared_bracket=reg.declared_bracket,
+                        brackets=app_bracket_rules())
     checked = result.to_json()
     current = reg.deck
     if current is not None and current.text == text and current.ruleset == event.ruleset and current.result == checked:

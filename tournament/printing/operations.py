@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from ..decks.brackets import bracket_rules
 from ..decks.checks import TYPE_ORDER, color_words
 from ..decks.parser import parse_decklist
 from ..decks.rulesets import effective_banlist, get_ruleset
@@ -178,6 +179,8 @@ def _summary_text(result: dict, legal: bool) -> str:
         parts.append("colour identity " + color_words(result.get("color_identity") or []))
     if summary.get("deck_size") is not None:
         parts.append(f"{summary['deck_size']} cards")
+    if (result.get("bracket") or {}).get("floor"):
+        parts.append(f"bracket at least {result['bracket']['floor']}")
     errors = sum(1 for f in result.get("findings") or [] if f.get("severity") == "error")
     if errors:
         parts.append(f"{errors} error(s)")
@@ -238,9 +241,21 @@ def deck_check_data(event: Event, rnd, now=None) -> d.DeckCheckData:
             summary += ": " + "; ".join(str(f.get("message", "")) for f in errors[:3])
             if len(errors) > 3:
                 summary += f"; and {len(errors) - 3} more"
+        summary += _bracket_text(result.get("bracket") or {}, r.declared_bracket)
         rows.append(d.DeckCheckLine(r.name, "legal" if deck.legal else "illegal",
                                     ", ".join(result.get("commanders") or []), len(errors), len(warnings), summary))
     return d.DeckCheckData(_info(event, rnd, now), _ruleset_name(event), tuple(rows))
+
+
+def _bracket_text(bracket: dict, declared: int | None) -> str:
+    """What sets the deck's bracket floor, and the player's declared bracket when the floor is above it."""
+    if not bracket.get("reasons"):
+        return f". Declared bracket {declared}" if declared else ""
+    text = f". Bracket at least {bracket['floor']}: " + "; ".join(bracket["reasons"])
+    if declared:
+        text += f". Declared bracket {declared}" + (" (below the floor: ask the player)" if declared < bracket["floor"]
+                                                    else "")
+    return text
 
 
 def _deck_rules(rs, event: Event) -> list[str]:
@@ -270,6 +285,11 @@ def _deck_rules(rs, event: Event) -> list[str]:
         out.append(f"Card pool: cards {allowed} in {rs.pool.format.capitalize()}.{extra}")
     if rs.pool.reject_funny:
         out.append("Un-set (silver border) and Collector's Edition cards are not allowed.")
+    if event.max_bracket:
+        name = bracket_rules().names.get(event.max_bracket, "")
+        out.append(f"Commander Brackets: decks up to bracket {event.max_bracket} ({name}). A deck's Game Changers, "
+                   "extra-turn cards, mass land denial and two-card combos set its lowest bracket; the deck check "
+                   "shows it with the reasons.")
     return out
 
 
