@@ -78,6 +78,7 @@
     if (r.deck_status === "illegal") deckText += " · " + r.deck_errors + " error" + (r.deck_errors === 1 ? "" : "s");
     var badgeKind = r.deck_status === "legal" ? "ok" : (r.deck_status === "illegal" ? "bad" : "none");
     who.appendChild(el("span", "badge " + badgeKind, deckText));
+    if (r.bracket_flag) who.appendChild(el("span", "badge warn", r.bracket_flag));
     if (r.late) who.appendChild(el("span", "badge none", "late"));
     who.appendChild(el("span", "state", r.dropped ? "Dropped" : (r.checked_in ? "Checked in" : "Not checked in")));
     li.appendChild(who);

@@ -25,7 +25,7 @@ KENRITH = (DEMO / "kenrith.txt").read_text(encoding="utf-8")
 ILLEGAL = (DEMO / "phelddagrif-illegal.txt").read_text(encoding="utf-8")
 MB = 1_000_000
 CHECK_KEYS = {"legal", "ruleset", "commanders", "color_identity", "main_count", "sideboard_count", "findings",
-              "summary", "submitted_at", "submitted_by"}
+              "summary", "bracket", "submitted_at", "submitted_by"}
 MARKUP = "<script>alert('x')</script> & <b>Bobby</b> \"Tables\""
 
 

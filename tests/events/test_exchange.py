@@ -265,10 +265,10 @@ def full_event(db, starter_cards, make_event, make_player, organizer, judge):
     event = make_event(name="Šárka's <Friday> EDH", date="2026-12-05", venue="Hráčská 3, Brno", ruleset="edh-2010",
                        banlist_add=["Mana Crypt"], banlist_remove=["Coalition Victory"], pod_size=5,
                        sideboard_enabled=False, swap_seconds=120, scoring_profile="survival", round_minutes=75,
-                       decklist_deadline=deadline.isoformat(), paper_size="Letter")
+                       decklist_deadline=deadline.isoformat(), paper_size="Letter", max_bracket=4, bracket_pods=True)
     taro = make_player(event, NAMES[0], decklist=ILLEGAL, contact="taro@example.jp", player_id="1001")
     ops.submit_decklist(taro, KENRITH.encode(), user=judge)          # resubmitted by a judge
-    sarka = make_player(event, NAMES[1], decklist=ILLEGAL, player_id="1002")
+    sarka = make_player(event, NAMES[1], decklist=ILLEGAL, player_id="1002", declared_bracket=3)
     bobby = make_player(event, NAMES[2])
     ops.check_in(taro, judge)
     ops.check_in(sarka, judge)
@@ -293,8 +293,10 @@ def _snapshot(event: Event) -> dict:
             "name": reg.name, "contact": reg.contact, "player_id": reg.player_id, "late": reg.late,
             "checked_in_at": ex.iso(reg.checked_in_at), "dropped_at": ex.iso(reg.dropped_at), "notes": reg.notes,
             "created_at": ex.iso(reg.created_at), "deck_status": reg.deck_status,
+            "declared_bracket": reg.declared_bracket,
             "current": decks.index(reg.deck) if reg.deck else None,
-            "decklists": [(d.text, d.ruleset, d.legal, d.result, ex.iso(d.submitted_at), d.submitted_by)
+            "decklists": [(d.text, d.ruleset, d.legal, d.result, ex.iso(d.submitted_at), d.submitted_by,
+                           d.bracket_floor)
                           for d in decks],
         })
     return {"settings": settings, "players": players}

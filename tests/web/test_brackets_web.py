@@ -35,7 +35,7 @@ def test_the_organizer_sets_a_maximum_bracket(client, db, make_event, organizer,
     assert fresh(db, Event, event.id).max_bracket is None
 
 
-def test_a_deck_over_the_maximum_is_not_legal_and_says_why(client, db, make_event, starter_cards):
+def test_a_deck_over_the_maximum_is_not_legal_and_says_why(client, db, make_event, starter_cards, judge, login):
     event = make_event(ruleset="commander", max_bracket=2)
     response = register(client, event, name="Bára Bracketová", decklist=COMBO_LIST, declared_bracket="2")
     assert response.status_code == 302, response.get_data(as_text=True)
@@ -57,6 +57,21 @@ def test_a_deck_over_the_maximum_is_not_legal_and_says_why(client, db, make_even
     assert "Declared bracket 2 (below the floor: ask the player)" in report
     rules = " ".join(pdf_text(printing.build_document(event, "rules")[0]).split())
     assert "Commander Brackets: decks up to bracket 2 (Core)" in rules
+    login(judge)
+    assert "bracket 3 &gt; declared 2" in client.get(f"/events/{event.id}/desk").get_data(as_text=True)
+    [row] = client.get(f"/events/{event.id}/desk/search?q=Bára").get_json()["results"]
+    assert row["bracket_flag"] == "bracket 3 > declared 2"
+
+
+def test_no_flag_when_the_declared_bracket_covers_the_floor(client, db, make_event, starter_cards, judge, login):
+    event = make_event(ruleset="commander")
+    register(client, event, name="Honest Player", decklist=COMBO_LIST, declared_bracket="4")
+    register(client, event, name="Quiet Player", decklist=COMBO_LIST)
+    login(judge)
+    rows = client.get(f"/events/{event.id}/desk/search?q=Player").get_json()["results"]
+    assert [r["bracket_flag"] for r in rows] == ["", ""]
+    assert db.session.execute(sa.select(Registration.declared_bracket).order_by(Registration.id)).scalars().all() \
+        == [4, None]
 
 
 def test_the_api_takes_and_returns_the_brackets(client, db, make_event, organizer, starter_cards):

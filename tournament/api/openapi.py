@@ -113,6 +113,8 @@ EVENT_SETTINGS = {
     "max_bracket": {"type": ["integer", "null"], "minimum": 1, "maximum": 5,
                     "description": "Commander Brackets: a deck whose bracket floor is higher is not legal here; "
                                    "null: any bracket."},
+    "bracket_pods": {**BOOLEAN, "description": "Seat pods within the Commander brackets players declared (else "
+                                               "their deck's floor, else 2)."},
     "team_win_points": {"type": "integer", "minimum": 0, "maximum": 100,
                         "description": "Archenemy games: each team member's points, eliminated ones too, when the "
                                        "archenemy is out (default 1)."},

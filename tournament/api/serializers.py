@@ -57,6 +57,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "timezone": event.timezone,
         "planned_rounds": event.planned_rounds,
         "max_bracket": event.max_bracket,
+        "bracket_pods": bool(event.bracket_pods),
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

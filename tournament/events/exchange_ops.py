@@ -213,6 +213,7 @@ def event_document(event: Event, exported_by: str) -> dict:
             "name": reg.name,
             "contact": reg.contact,
             "player_id": reg.player_id,
+            "declared_bracket": reg.declared_bracket,
             "access_code": reg.access_code,
             "late": reg.late,
             "checked_in_at": iso(reg.checked_in_at),
@@ -307,6 +308,7 @@ class _Player:
     created_at: datetime
     submissions: list[_Submission]
     current: int | None            # index into submissions
+    declared_bracket: int | None = None
 
 
 @dataclass
@@ -436,7 +438,13 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
     return _Player(number=number, source_id=raw.get("id"), name=values["name"], contact=values["contact"],
                    player_id=values["player_id"] or None, access_code=code, late=late,
                    checked_in_at=times["checked_in_at"], dropped_at=times["dropped_at"], notes=values["notes"],
-                   created_at=times["created_at"] or utcnow(), submissions=submissions, current=current)
+                   created_at=times["created_at"] or utcnow(), submissions=submissions, current=current,
+                   declared_bracket=_declared_bracket(raw.get("declared_bracket")))
+
+
+def _declared_bracket(value) -> int | None:
+    """An older export has none; a value that is not a bracket 1-5 is left out rather than refusing the file."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5 else None
 
 
 def _read_audit(raw, problems: _Problems) -> list[dict]:
@@ -612,7 +620,7 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
         reg = Registration(event_id=event.id, name=p.name, search_key=name_key(p.name), contact=p.contact,
                            player_id=p.player_id, access_code=p.access_code, late=p.late,
                            checked_in_at=p.checked_in_at, dropped_at=p.dropped_at, notes=p.notes,
-                           created_at=p.created_at)
+                           created_at=p.created_at, declared_bracket=p.declared_bracket)
         registrations.append(reg)
     db.session.add_all(registrations)
     db.session.flush()
@@ -622,6 +630,7 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
         if isinstance(p.source_id, int) and not isinstance(p.source_id, bool):
             id_map[p.source_id] = reg.id
         decks = [Decklist(registration_id=reg.id, text=s.text, ruleset=s.ruleset, legal=s.legal, result=s.result,
+                          bracket_floor=(s.result.get("bracket") or {}).get("floor"),
                           submitted_at=s.submitted_at, submitted_by=s.submitted_by) for s in p.submissions]
         decks_by_player.append(decks)
         db.session.add_all(decks)

@@ -109,6 +109,7 @@ class EventForm(FlaskForm):
     bye_points = IntegerField("Points for a bye", validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
+    bracket_pods = BooleanField("Seat pods within the brackets players declared", default=False)
     publish_decklists = BooleanField("Publish every decklist when the event has finished", default=False)
     prize_conditions = TextAreaField("Alternate prizes", validators=[Length(max=20_000, message="The prize list is too long.")])
 
@@ -165,7 +166,7 @@ SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
             "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
-            "max_bracket")
+            "max_bracket", "bracket_pods")
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -38,6 +38,7 @@ class Event(db.Model):
     bye_points = sa.Column(sa.Float, nullable=True)                                 # NULL: the profile's
     prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
+    bracket_pods = sa.Column(sa.Boolean, nullable=False, default=False)             # pods within declared brackets
     planned_rounds = sa.Column(sa.Integer, nullable=True)                           # NULL: decided as it goes
     max_bracket = sa.Column(sa.Integer, nullable=True)            # Commander Brackets 1-5; NULL: any deck
     timezone = sa.Column(sa.String(64), nullable=False, default="UTC", server_default="UTC")   # IANA, e.g. Europe/Prague
@@ -131,6 +132,7 @@ class Decklist(db.Model):
     ruleset = sa.Column(sa.String(40), nullable=False)
     legal = sa.Column(sa.Boolean, nullable=False)
     result = sa.Column(sa.JSON, nullable=False)          # DeckCheck.to_json()
+    bracket_floor = sa.Column(sa.Integer, nullable=True)  # result["bracket"]["floor"], for the desk and pairing
     submitted_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
     submitted_by = sa.Column(sa.String(120), nullable=False)   # "player" or "judge:NAME"
 

@@ -35,7 +35,7 @@ EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remo
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
                 "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
-                "max_bracket")
+                "max_bracket", "bracket_pods")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -170,6 +170,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
         "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
         "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", "The maximum bracket", 1, 5),
+        "bracket_pods": lambda v: _bool(v, "bracket_pods", "Pods within brackets"),
     }
     for key in EVENT_FIELDS:
         if key in data:
@@ -505,7 +506,7 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
     if user is None:
         refuse_over_decklist_cap(event)
     deck = Decklist(registration_id=reg.id, text=text, ruleset=event.ruleset, legal=result.legal,
-                    result=checked, submitted_by=actor_name(user))
+                    result=checked, submitted_by=actor_name(user), bracket_floor=result.bracket.get("floor"))
     db.session.add(deck)
     db.session.flush()
     reg.deck_id = deck.id
@@ -627,25 +628,27 @@ def register_player_with_file(event: Event, data: dict, upload: bytes | None = N
 
 def deck_overview(regs: list[Registration]) -> dict[int, dict]:
     """Deck status at a glance for many registrations in one query:
-    {registration id: {"status": "legal" | "illegal" | "missing", "errors": number of error findings}}."""
+    {registration id: {"status": "legal" | "illegal" | "missing", "errors": number of error findings,
+    "bracket": the deck's bracket floor or None}}."""
     deck_ids = [r.deck_id for r in regs if r.deck_id is not None]
-    decks: dict[int, tuple[bool, int]] = {}
+    decks: dict[int, tuple[bool, int, int | None]] = {}
     if deck_ids:
-        rows = db.session.execute(sa.select(Decklist.id, Decklist.legal).where(Decklist.id.in_(deck_ids))).all()
-        illegal = [i for i, legal in rows if not legal]
-        decks = {i: (bool(legal), 0) for i, legal in rows}
+        rows = db.session.execute(sa.select(Decklist.id, Decklist.legal, Decklist.bracket_floor)
+                                  .where(Decklist.id.in_(deck_ids))).all()
+        illegal = [i for i, legal, _ in rows if not legal]
+        decks = {i: (bool(legal), 0, floor) for i, legal, floor in rows}
         if illegal:
             for i, result in db.session.execute(
                     sa.select(Decklist.id, Decklist.result).where(Decklist.id.in_(illegal))).all():
                 findings = (result or {}).get("findings") or []
-                decks[i] = (False, sum(1 for f in findings if f.get("severity") == "error"))
+                decks[i] = (False, sum(1 for f in findings if f.get("severity") == "error"), decks[i][2])
     out = {}
     for r in regs:
         if r.deck_id is None or r.deck_id not in decks:
-            out[r.id] = {"status": "missing", "errors": 0}
+            out[r.id] = {"status": "missing", "errors": 0, "bracket": None}
         else:
-            legal, errors = decks[r.deck_id]
-            out[r.id] = {"status": "legal" if legal else "illegal", "errors": errors}
+            legal, errors, floor = decks[r.deck_id]
+            out[r.id] = {"status": "legal" if legal else "illegal", "errors": errors, "bracket": floor}
     return out
 
 

@@ -74,7 +74,12 @@ def desk_row(reg, deck: dict) -> dict:
     return {"id": reg.id, "name": reg.name, "access_code": reg.access_code, "player_id": reg.player_id,
             "checked_in": reg.checked_in_at is not None, "dropped": reg.dropped_at is not None,
             "deck_status": deck["status"], "deck_errors": deck["errors"], "late": bool(reg.late),
-            "notes": reg.notes or ""}
+            "notes": reg.notes or "", "bracket_flag": bracket_flag(reg.declared_bracket, deck.get("bracket"))}
+
+
+def bracket_flag(declared: int | None, floor: int | None) -> str:
+    """For staff at the desk: a deck whose bracket floor is above what its player declared."""
+    return f"bracket {floor} > declared {declared}" if declared and floor and floor > declared else ""
 
 
 def annotate(text: str, findings: list[dict]) -> tuple[list[tuple[int, str, list[dict]]], list[dict]]:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import selectinload, subqueryload
 from ..auth.models import User
 from ..cards.models import utcnow
 from ..errors import NotFound, Refused
-from ..events.models import Event, Registration
+from ..events.models import Decklist, Event, Registration
 from ..events.operations import actor_name, deck_overview, log, require_staff, staff_for, valid_id
 from .. import backups
 from ..extensions import db
@@ -26,6 +26,7 @@ from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
 from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
 from .pairing import pair_pods, pair_swiss, pair_top_cut
+from .pairing.brackets import pair_pods_in_brackets
 from .pairing.domain import Entrant
 
 # ----------------------------------------------------------------- loading
@@ -197,6 +198,17 @@ class UnreadyDecks(Refused):
                          f"that is recorded in the event log.", status=409, field="override_decks")
 
 
+DEFAULT_BRACKET = 2       # Core: where a player who declared none and has no deck floor is seated
+
+
+def player_brackets(players: list[Registration]) -> dict[int, int]:
+    """Each player's bracket for seating: the one they declared, else their deck's floor, else Core."""
+    deck_ids = [r.deck_id for r in players if r.deck_id is not None and not r.declared_bracket]
+    floors = dict(db.session.execute(sa.select(Decklist.id, Decklist.bracket_floor)
+                                     .where(Decklist.id.in_(deck_ids))).all()) if deck_ids else {}
+    return {r.id: r.declared_bracket or floors.get(r.deck_id) or DEFAULT_BRACKET for r in players}
+
+
 def pair_next_round(event: Event, user: User, seed: int | None = None, *, override_decks: bool = False) -> Round:
     """Pair a draft round from the standings so far; staff review it before publishing. Players whose deck
     is missing or not legal are seated only when staff say so (`override_decks`, logged with their names)."""
@@ -230,8 +242,12 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     db.session.add(rnd)
     db.session.flush()
     if event.mode == "pods":
-        result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
-                           round_number=number)
+        if event.bracket_pods:
+            result = pair_pods_in_brackets(entrants, player_brackets(players), pod_size=event.pod_size,
+                                           leftover=event.leftover_policy, seed=seed, round_number=number)
+        else:
+            result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
+                               round_number=number)
         for pod in result.pods:
             _add_table(rnd, pod.table, "pod", pod.seats)
         bye_ids = list(result.byes)
