@@ -138,7 +138,8 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="screenshots-"))
     server, base, data = start_server(tmp)
     event, code = data["event"], data["code"]
-    player_pages = {"player": f"/p/{code}", "swap": f"/p/{code}/swap", "tracker": f"/p/{code}/tracker"}
+    player_pages = {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket", "swap": f"/p/{code}/swap",
+                    "tracker": f"/p/{code}/tracker"}
     staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
                    "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff"}
     try:

@@ -53,7 +53,7 @@ def test_a_deck_over_the_maximum_is_not_legal_and_says_why(client, db, make_even
     assert "You declared bracket 2, but this list is at least bracket 3" in page
     assert "declared bracket 2" in page
     report = " ".join(pdf_text(printing.build_document(event, "deck-check-report")[0]).split())
-    assert "Bracket at least 3: 1 Game Changer (Mystical Tutor)" in report
+    assert "this list is at least bracket 3 (Upgraded): 1 Game Changer (Mystical Tutor); 1 two-card combo" in report
     assert "Declared bracket 2 (below the floor: ask the player)" in report
     rules = " ".join(pdf_text(printing.build_document(event, "rules")[0]).split())
     assert "Commander Brackets: decks up to bracket 2 (Core)" in rules
@@ -70,6 +70,9 @@ def test_no_flag_when_the_declared_bracket_covers_the_floor(client, db, make_eve
     login(judge)
     rows = client.get(f"/events/{event.id}/desk/search?q=Player").get_json()["results"]
     assert [r["bracket_flag"] for r in rows] == ["", ""]
+    report = " ".join(pdf_text(printing.build_document(event, "deck-check-report")[0]).split())
+    assert "Bracket at least 3: 1 Game Changer (Mystical Tutor); 1 two-card combo" in report
+    assert "Declared bracket 4" in report and "Declared bracket 4 (below" not in report
     assert db.session.execute(sa.select(Registration.declared_bracket).order_by(Registration.id)).scalars().all() \
         == [4, None]
 

@@ -49,7 +49,8 @@ class BracketRules:
 @dataclass
 class BracketReport:
     floor: int
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)       # "3 Game Changers (…): at least bracket 3 (why)"
+    causes: list[str] = field(default_factory=list)        # "3 Game Changers (…)", for short texts
     game_changers: list[str] = field(default_factory=list)
     extra_turns: list[str] = field(default_factory=list)
     mass_land_denial: list[str] = field(default_factory=list)
@@ -61,7 +62,7 @@ class BracketReport:
         return bracket_rules().names.get(self.floor, "")
 
     def to_json(self) -> dict:
-        return {"floor": self.floor, "name": self.name, "reasons": list(self.reasons),
+        return {"floor": self.floor, "name": self.name, "reasons": list(self.reasons), "causes": list(self.causes),
                 "game_changers": list(self.game_changers), "extra_turns": list(self.extra_turns),
                 "mass_land_denial": list(self.mass_land_denial), "two_card_combos": list(self.two_card_combos),
                 "as_of": self.as_of}
@@ -187,7 +188,8 @@ def _floor(found: dict[str, list], rules: BracketRules) -> BracketReport:
     reasons = [f"{_what(r['count'], found[r['count']])}: at least bracket {r['bracket']} ({r['why']})"
                for r in ordered]
     floor = max((r["bracket"] for r in ordered), default=1)
-    return BracketReport(floor=floor, reasons=reasons, as_of=rules.as_of, **found)
+    causes = [_what(r["count"], found[r["count"]]) for r in ordered]
+    return BracketReport(floor=floor, reasons=reasons, causes=causes, as_of=rules.as_of, **found)
 
 
 def _what(count: str, items: list) -> str:

@@ -611,7 +611,7 @@ def bracket_findings(report, max_bracket: int | None, declared: int | None) -> l
     """The bracket floor against the event's maximum (an error) and the player's declared bracket (a warning
     the staff see). The reasons say what in the list sets the floor; intent is for people to judge."""
     out = []
-    why = "; ".join(report.reasons)
+    why = "; ".join(report.causes)
     if max_bracket and report.floor > max_bracket:
         out.append(Finding("BRACKET", ERROR, f"This event allows decks up to bracket {max_bracket}; this list is at "
                            f"least bracket {report.floor} ({report.name}): {why}."))

@@ -291,7 +291,7 @@ class DeckCheckReport(PrintDocument):
                     f"{counts['illegal']} illegal, {counts['missing']} missing", "body"), Spacer(1, 3 * mm)]
         w = self.frame_width
         header = [para(h, "head") for h in ("Player", "Deck", "General", "Errors", "Warnings", "Summary")]
-        widths = [40 * mm, 18 * mm, 40 * mm, 15 * mm, 18 * mm, w - 131 * mm]
+        widths = [36 * mm, 16 * mm, 34 * mm, 14 * mm, 20 * mm, w - 120 * mm]
         rows = [[para(r.name, "cell"), para(r.status, "cell-bold" if r.status != "legal" else "cell"),
                  para(r.generals, "cell"), para(str(r.errors), "cell"), para(str(r.warnings), "cell"),
                  para(r.summary, "small")] for r in data.rows]

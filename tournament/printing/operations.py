@@ -241,20 +241,20 @@ def deck_check_data(event: Event, rnd, now=None) -> d.DeckCheckData:
             summary += ": " + "; ".join(str(f.get("message", "")) for f in errors[:3])
             if len(errors) > 3:
                 summary += f"; and {len(errors) - 3} more"
-        summary += _bracket_text(result.get("bracket") or {}, r.declared_bracket)
+        summary = summary.rstrip(".") + _bracket_text(result.get("bracket") or {}, r.declared_bracket,
+                                                      said=any(f.get("code") == "BRACKET" for f in errors[:3]))
         rows.append(d.DeckCheckLine(r.name, "legal" if deck.legal else "illegal",
                                     ", ".join(result.get("commanders") or []), len(errors), len(warnings), summary))
     return d.DeckCheckData(_info(event, rnd, now), _ruleset_name(event), tuple(rows))
 
 
-def _bracket_text(bracket: dict, declared: int | None) -> str:
-    """What sets the deck's bracket floor, and the player's declared bracket when the floor is above it."""
-    if not bracket.get("reasons"):
-        return f". Declared bracket {declared}" if declared else ""
-    text = f". Bracket at least {bracket['floor']}: " + "; ".join(bracket["reasons"])
+def _bracket_text(bracket: dict, declared: int | None, said: bool = False) -> str:
+    """What sets the deck's bracket floor (unless an error above said it), and the player's declared bracket."""
+    causes = bracket.get("causes") or bracket.get("reasons") or []
+    text = f". Bracket at least {bracket['floor']}: " + "; ".join(causes) if causes and not said else ""
     if declared:
-        text += f". Declared bracket {declared}" + (" (below the floor: ask the player)" if declared < bracket["floor"]
-                                                    else "")
+        below = causes and declared < bracket["floor"]
+        text += f". Declared bracket {declared}" + (" (below the floor: ask the player)" if below else "")
     return text
 
 
