@@ -15,7 +15,7 @@ ILLEGAL = (ROOT / "tournament" / "data" / "demo_decks" / "phelddagrif-illegal.tx
 MB = 1_000_000
 JSON = {"Accept": "application/json"}
 EXPIRED = "This form has expired or did not come from this site"
-ROW_KEYS = {"id", "name", "access_code", "player_id", "checked_in", "dropped", "deck_status", "late", "notes"}
+ROW_KEYS = {"id", "name", "access_code", "player_id", "checked_in", "dropped", "deck_status", "late", "notes", "bracket_flag"}
 
 
 def counts(db) -> dict:
@@ -143,7 +143,7 @@ def test_search_endpoint_returns_json(client, players, organizer, login):
     row = client.get(f"/events/{event.id}/desk/search?q=JP-1").json["results"][0]
     assert row == {"id": regs["yamada"].id, "name": "山田太郎", "access_code": regs["yamada"].access_code,
                    "player_id": "JP-1", "checked_in": False, "dropped": False, "deck_status": "legal",
-                   "deck_errors": 0, "late": False, "notes": ""}
+                   "deck_errors": 0, "late": False, "notes": "", "bracket_flag": ""}
 
 
 def test_desk_script_never_puts_user_data_into_html():
