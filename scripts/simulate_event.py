@@ -8,6 +8,8 @@ Results are random but plausible (seeded): in pods one to three players
 survive and everyone votes for another player at the table; in duels games
 are won at random, now and then drawn. With --json it prints one object:
 players, rounds, pod_sizes, repeat_pairs, max_times_met, seat1_max, byes,
+small_pod_max (the most times one player sat at a pod of another size than
+the event's), small_pod_repeat_players (players who sat at one twice or more),
 pairing_seconds, standings_top.
 """
 from __future__ import annotations
@@ -108,13 +110,15 @@ def simulate(args) -> dict:
             db.session.commit()
             pod_sizes[number] = sizes
 
-        met, seat1, bye_count = Counter(), Counter(), Counter()
+        met, seat1, bye_count, odd = Counter(), Counter(), Counter(), Counter()
         for rnd in rounds.rounds_of(event):
             for table in rnd.tables:
                 ids = [s.registration_id for s in table.seats]
                 if table.kind == "bye":
                     bye_count[ids[0]] += 1
                     continue
+                if table.kind == "pod" and len(ids) != args.pod_size:
+                    odd.update(ids)
                 for a, b in combinations(sorted(ids), 2):
                     met[(a, b)] += 1
                 seat1[ids[0]] += 1
@@ -129,6 +133,8 @@ def simulate(args) -> dict:
             "seat1_max": max(seat1.values(), default=0),
             "byes": byes,
             "max_byes_per_player": max(bye_count.values(), default=0),
+            "small_pod_max": max(odd.values(), default=0),
+            "small_pod_repeat_players": sum(1 for times in odd.values() if times >= 2),
             "pairing_seconds": pairing_seconds,
             "standings_top": [{"name": names[r.player], "points": r.points} for r in rows[:8]],
         }

@@ -166,6 +166,15 @@ def _history(tables: list[GameTable]):
     return opponents, seat_counts, byes
 
 
+def _odd_pods(tables: list[GameTable], pod_size: int) -> Counter:
+    """How often each player sat at a pod of another size than the event's."""
+    out: Counter = Counter()
+    for t in tables:
+        if t.kind == "pod" and len(t.seats) != pod_size:
+            out.update(s.registration_id for s in t.seats)
+    return out
+
+
 def players_to_seat(event: Event) -> list[Registration]:
     """Checked in and not dropped: late entries are seated, dropped players are not."""
     return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
@@ -231,9 +240,10 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     rank = {row.player: row.rank for row in table_rows}
     points = {row.player: row.points for row in table_rows}
     opponents, seat_counts, byes = _history(tables)
+    odd = _odd_pods(tables, event.pod_size)
     entrants = [Entrant(id=r.id, points=points.get(r.id, 0.0), rank=rank.get(r.id, 0),
                         opponents=dict(opponents.get(r.id, {})), seats=tuple(seat_counts[r.id][:event.pod_size + 1]),
-                        byes=byes.get(r.id, 0), name=r.name) for r in players]
+                        byes=byes.get(r.id, 0), name=r.name, odd_pods=odd[r.id]) for r in players]
     entrants.sort(key=lambda e: (e.rank or 10**9, e.id))
     number = len(previous) + 1
     seed = secrets.randbits(62) if seed is None else seed

@@ -18,7 +18,8 @@ class Entrant:
 
     `rank` is the standings position before this round (1 = best; ties broken
     already). `opponents` counts earlier meetings per opponent id; `seats[i]`
-    counts how often the player sat in seat i + 1.
+    counts how often the player sat in seat i + 1; `odd_pods` how often they sat at a pod of another
+    size than the event's (a 3-pod among pods of 4).
     """
     id: int
     points: float = 0.0
@@ -27,6 +28,7 @@ class Entrant:
     seats: tuple[int, ...] = ()
     byes: int = 0
     name: str = ""
+    odd_pods: int = 0
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,12 @@ Algorithm (later rounds):
    whole field) until a swap lowers the repeat cost; among the swaps found in the
    window the one with the lowest total cost (so the closest in points) is taken.
    Passes repeat until no swap helps.
+4b. **Odd pods go round.** A pod of another size than the event's (the 3s
+   among pods of 4, or the 5s) costs ``(t + 1) ** 2 - 1`` per player who sat at
+   one t times before; its players who already had one are swapped, without
+   adding a repeat, for players of regular pods who had fewer, nearest first.
+   This cost ranks after repeats and before seat-1 pressure and points, and
+   the later steps never raise it.
 5. **Seat-1 balance across pods.** A pod whose players have all been seat 1
    at least `cap` times (the most anybody has had it, or the fair share after
    this round, whichever is larger) would push one of them over it; such a pod
@@ -61,7 +67,8 @@ from typing import Iterable, Sequence
 from .domain import Entrant, Pod, PodPairing
 from .sizes import plan_pod_sizes
 
-REPEAT_WEIGHT = 1_000_000_000   # one unit of repeat cost outweighs any seat-1 pressure and points spread
+REPEAT_WEIGHT = 1_000_000_000   # one unit of repeat cost outweighs any odd-pod, seat-1 or points cost
+ODD_WEIGHT = 10_000_000         # one unit of odd-pod cost outweighs any seat-1 pressure and points spread
 SEAT1_WEIGHT = 1_000_000        # one pod of seat-1 pressure outweighs any points spread
 TABU_BUDGET = 100_000           # most swap evaluations in the tabu phase (a count: same result on every machine)
 TABU_EVALS_PER_PLAYER = 1_000
@@ -92,6 +99,20 @@ def format_points(points: float) -> str:
 def standing_key(entrant: Entrant) -> tuple:
     """Best first: more points, then the better standings rank (0 = unranked goes after the ranked)."""
     return (-entrant.points, entrant.rank if entrant.rank > 0 else math.inf)
+
+
+def odd_cost(times: int) -> int:
+    """Cost of seating at a pod of another size than the event's (a 3-pod among 4s) a player who sat at one
+    `times` times already. The first is free; the second makes them a player who had it twice, the step
+    organizers notice, so it costs most; a third costs less than making someone else's second, and from
+    the fourth on the cost doubles, so nobody is left at the small tables round after round."""
+    if times <= 0:
+        return 0
+    if times == 1:
+        return 10
+    if times == 2:
+        return 6
+    return 10 * 2 ** (times - 2)
 
 
 def times_met(a: Entrant, b: Entrant) -> int:
@@ -158,7 +179,7 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
         if groups:
             why.append("Pods drawn at random from the round's seed (no results yet).")
     else:
-        groups, repeats = _pods_by_points(order, sizes, rng)
+        groups, repeats = _pods_by_points(order, sizes, rng, pod_size)
         if groups:
             why.append("Pods by points: neighbours in the standings share a table; "
                        "repeat opponents avoided where possible.")
@@ -189,7 +210,7 @@ def _table_key(group: list[Entrant], position: dict[int, int]) -> tuple:
 
 # ----------------------------------------------------------------- pods by points
 
-def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random
+def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random, pod_size: int
                     ) -> tuple[list[list[Entrant]], list[str]]:
     n = len(order)
     pts = [float(e.points) for e in order]
@@ -206,9 +227,11 @@ def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random
     seat1 = [e.seats[0] if e.seats else 0 for e in order]
 
     pods = _chunks(list(range(n)), sizes)
-    search = _Search(pods, pts, met, seat1)
+    odd = [odd_cost(e.odd_pods) for e in order]
+    search = _Search(pods, pts, met, seat1, odd, pod_size)
     search.repair_repeats()
-    search.balance_seat1()          # never adds a repeat
+    search.spread_odd_pods()        # never adds a repeat
+    search.balance_seat1()          # never adds a repeat or odd-pod cost
     search.tabu(rng, min(TABU_BUDGET, TABU_EVALS_PER_PLAYER * n))   # only when repeats or pressure are left
     search.polish()
 
@@ -228,16 +251,21 @@ class _Search:
     """Local search over pods of player indices (0 = best in the standings).
 
     The objective, compared lexicographically: the repeat cost (sum of (m + 1)^2 - 1 over pairs
-    that already met m times), then the number of seat-1 "pressure" pods (pods whose players have
-    all been seat 1 at least `cap` times, so one of them would go over it), then the points spread
-    (sum of squared points differences over the pairs in a pod).
+    that already met m times), then the odd-pod cost (sum of (t + 1)^2 - 1 over the players of
+    pods of another size than the event's who sat at one t times before), then the number of
+    seat-1 "pressure" pods (pods whose players have all been seat 1 at least `cap` times, so one
+    of them would go over it), then the points spread (sum of squared points differences over
+    the pairs in a pod).
     """
 
-    def __init__(self, pods: list[list[int]], pts: list[float], met: list[dict[int, int]], seat1: list[int]):
+    def __init__(self, pods: list[list[int]], pts: list[float], met: list[dict[int, int]], seat1: list[int],
+                 odd: list[int] | None = None, pod_size: int = 0):
         self.pods = pods
         self.pts = pts
         self.met = met
         self.seat1 = seat1
+        self.odd = odd or [0] * len(pts)
+        self.is_odd = [len(pod) != pod_size for pod in pods]
         self.pod_of = [0] * len(pts)
         for k, pod in enumerate(pods):
             for i in pod:
@@ -275,6 +303,18 @@ class _Search:
             sd += (py - po) * (py - po) - (px - po) * (px - po)
         return rd, sd
 
+    def odd_delta(self, y: int, p: int, x: int, q: int) -> int:
+        """Odd-pod cost change when y (in pod p) and x (in pod q) trade places."""
+        if self.is_odd[p] == self.is_odd[q]:
+            return 0
+        odd = self.odd
+        return odd[x] - odd[y] if self.is_odd[p] else odd[y] - odd[x]
+
+    def odd_floor(self) -> int:
+        """The least odd-pod cost possible this round: the cheapest players at all the odd seats."""
+        seats = sum(len(pod) for k, pod in enumerate(self.pods) if self.is_odd[k])
+        return sum(sorted(self.odd)[:seats])
+
     def pressure(self, pod: list[int], out: int = -1, into: int = -1) -> int:
         """1 if every player of `pod` (with `out` replaced by `into`) has had seat 1 `cap` times or more."""
         seat1, cap = self.seat1, self.cap
@@ -305,7 +345,7 @@ class _Search:
                 out.append(y)
         return out
 
-    def totals(self) -> tuple[int, int, float]:
+    def totals(self) -> tuple[int, int, int, float]:
         met, pts = self.met, self.pts
         rep = 0
         spread = 0.0
@@ -315,7 +355,8 @@ class _Search:
                 if m:
                     rep += (m + 1) * (m + 1) - 1
                 spread += (pts[a] - pts[b]) ** 2
-        return rep, sum(self.pressure(pod) for pod in self.pods), spread
+        odd = sum(self.odd[i] for k, pod in enumerate(self.pods) if self.is_odd[k] for i in pod)
+        return rep, odd, sum(self.pressure(pod) for pod in self.pods), spread
 
     def _rings(self, p: int):
         """Pods around p in widening windows (1, 2, 4, ... pods up and down, up to the whole field).
@@ -368,6 +409,41 @@ class _Search:
                 return True
         return False
 
+    # -- step 4b: odd pods (3s among 4s) go to players who had fewest, by swaps that add no repeat
+    def spread_odd_pods(self, max_passes: int = 8) -> None:
+        for _ in range(max_passes):
+            improved = False
+            for p in range(len(self.pods)):
+                while self.is_odd[p] and any(self.odd[y] for y in self.pods[p]) and self._fix_odd(p):
+                    improved = True
+            if not improved:
+                return
+
+    def _fix_odd(self, p: int) -> bool:
+        """Trade a player of odd pod p who sat at one before for a player of a regular pod who sat at fewer."""
+        odd = self.odd
+        movers = [y for y in self.pods[p] if odd[y]]
+        best = None
+        for window in self._rings(p):
+            for q in window:
+                if self.is_odd[q]:
+                    continue
+                for x in self.pods[q]:
+                    for y in movers:
+                        if odd[x] >= odd[y]:
+                            continue
+                        rd, sd = self.swap_delta(y, p, x, q)
+                        if rd > 0:
+                            continue
+                        total = rd * REPEAT_WEIGHT + (odd[x] - odd[y]) * ODD_WEIGHT + sd
+                        if best is None or total < best[0]:
+                            best = (total, y, x, q)
+            if best is not None:
+                _, y, x, q = best
+                self.swap(y, p, x, q)
+                return True
+        return False
+
     # -- step 5: seat-1 pressure, by swaps that add no repeat
     def balance_seat1(self) -> None:
         for p in range(len(self.pods)):
@@ -386,7 +462,7 @@ class _Search:
                 for x in low:
                     for y in self.pods[p]:
                         rd, sd = self.swap_delta(y, p, x, q)
-                        if rd > 0:
+                        if rd > 0 or self.odd_delta(y, p, x, q) > 0:
                             continue
                         total = rd * REPEAT_WEIGHT + sd
                         if best is None or total < best[0]:
@@ -416,7 +492,7 @@ class _Search:
                             rd, sd = self.swap_delta(y, p, x, q)
                             if rd > 0 or sd > -1e-9 or (rd == 0 and best is not None and sd >= best[0]):
                                 continue
-                            if self.pressure_delta(y, p, x, q) > 0:
+                            if self.pressure_delta(y, p, x, q) > 0 or self.odd_delta(y, p, x, q) > 0:
                                 continue
                             total = rd * REPEAT_WEIGHT + sd
                             if best is None or total < best[0]:
@@ -430,7 +506,7 @@ class _Search:
 
     # -- when stuck: tabu search on the whole objective
     def tabu(self, rng: random.Random, budget: int = TABU_BUDGET) -> None:
-        """When improving swaps leave repeats or seat-1 pressure: tabu search over swaps.
+        """When improving swaps leave repeats, seat-1 pressure or odd pods for players who had one: tabu search.
 
         Each step makes the best swap of a player in a pod with a repeat or with seat-1 pressure
         with anybody in another pod, even when it does not improve, and forbids the two players to
@@ -438,19 +514,21 @@ class _Search:
         neither is left or after `budget` swap evaluations (a count, not a time, so the result is
         the same on every machine); keeps the best seating found.
         """
-        rep, press, spread = self.totals()
-        if not rep and not press:
+        rep, odd, press, spread = self.totals()
+        floor = self.odd_floor()
+        if not rep and not press and odd <= floor:
             return
-        best = (rep, press, spread)
+        best = (rep, odd, press, spread)
         best_pods = [pod[:] for pod in self.pods]
         tabu_until: dict[tuple[int, int], int] = {}
         n_pods = len(self.pods)
         evals = 0
         step = 0
-        while (rep or press) and evals < budget:
+        while (rep or press or odd > floor) and evals < budget:
             step += 1
             movers = [y for p in range(n_pods) for y in
-                      (self.pods[p] if self.pressure(self.pods[p]) else self.conflicted(p))]
+                      (self.pods[p] if self.pressure(self.pods[p]) or (odd > floor and self.is_odd[p])
+                       else self.conflicted(p))]
             move = None
             for y in movers:
                 p = self.pod_of[y]
@@ -460,25 +538,27 @@ class _Search:
                     for x in self.pods[q]:
                         evals += 1
                         rd, sd = self.swap_delta(y, p, x, q)
+                        od = self.odd_delta(y, p, x, q)
                         pd = self.pressure_delta(y, p, x, q)
                         if (tabu_until.get((y, q), 0) >= step or tabu_until.get((x, p), 0) >= step) \
-                                and (rep + rd, press + pd) >= best[:2]:
+                                and (rep + rd, odd + od, press + pd) >= best[:3]:
                             continue
-                        total = rd * REPEAT_WEIGHT + pd * SEAT1_WEIGHT + sd
+                        total = rd * REPEAT_WEIGHT + od * ODD_WEIGHT + pd * SEAT1_WEIGHT + sd
                         if move is None or total < move[0]:
-                            move = (total, rd, pd, sd, y, p, x, q)
+                            move = (total, rd, od, pd, sd, y, p, x, q)
             if move is None:
                 break
-            _, rd, pd, sd, y, p, x, q = move
+            _, rd, od, pd, sd, y, p, x, q = move
             self.swap(y, p, x, q)
             tenure = 4 + rng.randrange(6)
             tabu_until[(y, p)] = step + tenure
             tabu_until[(x, q)] = step + tenure
             rep += rd
+            odd += od
             press += pd
             spread += sd
-            if (rep, press, spread) < (best[0], best[1], best[2] - 1e-9):
-                best = (rep, press, spread)
+            if (rep, odd, press, spread) < (best[0], best[1], best[2], best[3] - 1e-9):
+                best = (rep, odd, press, spread)
                 best_pods = [pod[:] for pod in self.pods]
         self.pods = best_pods
         for k, pod in enumerate(self.pods):

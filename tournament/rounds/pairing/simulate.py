@@ -2,7 +2,8 @@
 
 No database: players' state lives in `SimPlayer` objects, results are random
 but plausible, and the figures match those of `scripts/simulate_event.py`
-(`repeat_pairs`, `max_times_met`, `seat1_max`, `byes`, `pairing_seconds`).
+(`repeat_pairs`, `max_times_met`, `seat1_max`, `byes`, `pairing_seconds`, `small_pod_max`,
+`small_pod_repeat_players`).
 
 - Pods use democratic scoring (seed 000): 2 points for surviving (usually one
   survivor, sometimes two at time), 1 point per vote received; every player
@@ -33,6 +34,7 @@ class SimPlayer:
     opponents: dict[int, int] = field(default_factory=dict)
     seats: list[int] = field(default_factory=list)
     byes: int = 0
+    odd_pods: int = 0                  # times at a pod of another size than the event's
     active: bool = True
 
     def met(self, other: int) -> None:
@@ -69,6 +71,16 @@ class SimReport:
         return max((p.seats[0] for p in self.state.values() if p.seats), default=0)
 
     @property
+    def small_pod_max(self) -> int:
+        """The most times one player sat at a pod of another size than the event's."""
+        return max((p.odd_pods for p in self.state.values()), default=0)
+
+    @property
+    def small_pod_repeat_players(self) -> int:
+        """Players who sat at such a pod twice or more."""
+        return sum(1 for p in self.state.values() if p.odd_pods >= 2)
+
+    @property
     def byes(self) -> int:
         return sum(len(v) for v in self.byes_by_round.values())
 
@@ -81,14 +93,17 @@ def entrants(players: dict[int, SimPlayer]) -> list[Entrant]:
     """The active players as pairing sees them, ranked by points then the stored random order."""
     active = sorted((p for p in players.values() if p.active), key=lambda p: (-p.points, p.order))
     return [Entrant(id=p.id, points=p.points, rank=r + 1, opponents=dict(p.opponents), seats=tuple(p.seats),
-                    byes=p.byes, name=p.name) for r, p in enumerate(active)]
+                    byes=p.byes, name=p.name, odd_pods=p.odd_pods) for r, p in enumerate(active)]
 
 
-def play_pods(pairing: PodPairing, players: dict[int, SimPlayer], rng: random.Random) -> int:
+def play_pods(pairing: PodPairing, players: dict[int, SimPlayer], rng: random.Random, pod_size: int = 4) -> int:
     """Democratic results for every pod; returns how many meetings this round were repeats."""
     repeats = 0
     for pod in pairing.pods:
         ids = list(pod.seats)
+        if len(ids) != pod_size:
+            for pid in ids:
+                players[pid].odd_pods += 1
         for s, pid in enumerate(ids):
             players[pid].sat(s)
             for other in ids:
@@ -156,7 +171,7 @@ def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int =
             report.pod_sizes[rnd] = [len(p.seats) for p in pairing.pods]
             report.byes_by_round[rnd] = list(pairing.byes)
             report.seated_by_round[rnd] = [i for p in pairing.pods for i in p.seats]
-            report.repeats_by_round.append(play_pods(pairing, players, rng))
+            report.repeats_by_round.append(play_pods(pairing, players, rng, pod_size))
         else:
             report.pod_sizes[rnd] = [2] * len(pairing.matches)
             report.byes_by_round[rnd] = [pairing.bye] if pairing.bye is not None else []
