@@ -2,7 +2,7 @@
 """Run a whole event through the real operations on a fresh temporary database.
 
     .venv/bin/python scripts/simulate_event.py --players 64 --rounds 5 --mode pods [--pod-size 4]
-        [--seed S] [--names FILE] [--database URL] [--json]
+        [--top-cut N] [--seed S] [--names FILE] [--database URL] [--json]
 
 Results are random but plausible (seeded): in pods one to three players
 survive and everyone votes for another player at the table; in duels games
@@ -10,7 +10,10 @@ are won at random, now and then drawn. With --json it prints one object:
 players, rounds, pod_sizes, repeat_pairs, max_times_met, seat1_max, byes,
 small_pod_max (the most times one player sat at a pod of another size than
 the event's), small_pod_repeat_players (players who sat at one twice or more),
-pairing_seconds, standings_top.
+pairing_seconds, standings_top; with --top-cut N (pods: 4, 7, 10, 13, 16, 40;
+duel: 4, 8) also top_cut: each cut round's stage, the seeds waiting and each
+table's players by seed (their place in the standings at the cut), and the
+event's winner.
 """
 from __future__ import annotations
 
@@ -70,7 +73,8 @@ def simulate(args) -> dict:
         logging.getLogger("alembic").setLevel(logging.WARNING)
         staff = create_user(f"sim-{rng.randrange(10**9)}", "simulation-password", "organizer")
         settings = {"name": f"Simulated {args.mode} event", "ruleset": "duel-cn" if args.mode == "duel" else "edh-2010",
-                    "mode": args.mode, "pod_size": args.pod_size}
+                    "mode": args.mode, "pod_size": args.pod_size, "top_cut": args.top_cut,
+                    "cut_seating": args.cut_seating}
         event = events.create_event(staff, settings)
         regs = [events.register_player(event, {"name": n}) for n in player_names(args.players, rng, args.names)]
         for reg in regs:
@@ -138,9 +142,66 @@ def simulate(args) -> dict:
             "pairing_seconds": pairing_seconds,
             "standings_top": [{"name": names[r.player], "points": r.points} for r in rows[:8]],
         }
+        if args.top_cut:
+            result["top_cut"] = play_top_cut(event, staff, rng, names)
         if getattr(args, "pdf_dir", None):
             result["pdfs"] = write_pdfs(event, args.pdf_dir)
         return result
+
+
+def play_top_cut(event, staff, rng: random.Random, names: dict[int, str]) -> dict:
+    """Pair and play the top cut to its end: pods have one winner (now and then a draw at time, which the best
+    seed left wins); duels are won 2-0 or 2-1."""
+    from tournament.errors import Refused as Stop
+    from tournament.extensions import db
+    from tournament.rounds import operations as rounds
+
+    seed_of = {row.player: i + 1 for i, row in enumerate(rounds.standings(event))}
+    stages = []
+    while True:
+        try:
+            rnd = rounds.pair_top_cut_round(event, staff)
+        except Stop:
+            break
+        rounds.publish_round(rnd, staff)
+        rounds.start_round(rnd, staff)
+        stage = {"round": rnd.number, "stage": rnd.stage, "waiting": [], "tables": []}
+        for table in rnd.tables:
+            ids = [s.registration_id for s in table.seats]
+            if table.kind == "bye":
+                stage["waiting"].append(seed_of[ids[0]])
+                continue
+            stage["tables"].append([seed_of[i] for i in ids])
+            if table.kind == "pod":
+                left = rng.sample(ids, 2) if rng.random() < 0.1 else [rng.choice(ids)]
+                out = [i for i in ids if i not in left]
+                rng.shuffle(out)
+                rounds.report_pod_result(table, left, out, user=staff)
+            else:
+                winner = rng.choice(ids)
+                loser = ids[1] if winner == ids[0] else ids[0]
+                rounds.report_duel_games(table, [winner, loser, winner] if rng.random() < 0.4 else [winner, winner],
+                                         user=staff)
+        rounds.finish_round(rnd, staff)
+        db.session.commit()
+        stages.append(stage)
+    return {"size": event.top_cut, "seating": event.cut_seating, "rounds": stages,
+            "winner": _cut_winner(event, names)}
+
+
+def _cut_winner(event, names: dict[int, str]) -> str | None:
+    from tournament.rounds import operations as rounds
+    final = rounds.rounds_of(event)[-1]
+    tables = [t for t in final.tables if t.kind != "bye"]
+    if len(tables) != 1:
+        return None
+    table = tables[0]
+    if table.kind == "pod":
+        left = [s.registration_id for s in table.seats if s.survived]
+        seeds = {row.player: i for i, row in enumerate(rounds.standings(event))}
+        return names[min(left, key=seeds.__getitem__)]
+    wins = Counter(g.winner_id for g in table.games)
+    return names[wins.most_common(1)[0][0]]
 
 
 def write_pdfs(event, pdf_dir: str) -> list[str]:
@@ -170,6 +231,8 @@ def main() -> None:
     ap.add_argument("--mode", choices=["pods", "duel"], default="pods")
     ap.add_argument("--pod-size", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--top-cut", type=int, default=0, help="pods: 4, 7, 10, 13, 16 or 40; duel: 4 or 8")
+    ap.add_argument("--cut-seating", choices=["seed", "choice"], default="seed")
     ap.add_argument("--names", default=None, help="a file with one player name per line")
     ap.add_argument("--pdf-dir", default=None, help="write every printable document here (printing feature)")
     ap.add_argument("--database", default=None, help="database URL (default: a fresh temporary SQLite file)")
@@ -177,6 +240,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.players < 2 or args.rounds < 1:
         ap.error("need at least 2 players and 1 round")
+    allowed = (4, 8) if args.mode == "duel" else (4, 7, 10, 13, 16, 40)
+    if args.top_cut and (args.top_cut not in allowed or args.top_cut > args.players):
+        ap.error(f"--top-cut for {args.mode}: one of {', '.join(map(str, allowed))}, at most --players")
     result = simulate(args)
     if args.pdf_dir:
         print(f"wrote {len(result['pdfs'])} PDFs to {args.pdf_dir}", file=sys.stderr)

@@ -250,7 +250,7 @@ def test_event_settings_are_kept(live_server, olga):
     event = prepare(live_server, "settings")["event"]
     olga.get(f"{live_server}/events/{event}/edit")
     wait_text(olga, "h1", "Settings: Settings")
-    Select(olga.find_element(By.ID, "top_cut")).select_by_visible_text("Top 8")
+    Select(olga.find_element(By.ID, "top_cut")).select_by_visible_text("Top 8 (1v1)")
     Select(olga.find_element(By.ID, "leftover_policy")).select_by_visible_text("Byes for the players left over")
     Select(olga.find_element(By.ID, "timezone")).select_by_value("Asia/Tokyo")
     for name, value in (("bye_points", "2"), ("planned_rounds", "5")):
@@ -271,7 +271,7 @@ def test_event_settings_are_kept(live_server, olga):
     wait_text(olga, "h1", "Settings: Settings")
     selected = {name: Select(olga.find_element(By.ID, name)).first_selected_option.text
                 for name in ("top_cut", "leftover_policy", "timezone")}
-    assert selected == {"top_cut": "Top 8", "leftover_policy": "Byes for the players left over",
+    assert selected == {"top_cut": "Top 8 (1v1)", "leftover_policy": "Byes for the players left over",
                         "timezone": "Asia/Tokyo"}
     assert olga.find_element(By.ID, "bye_points").get_attribute("value") == "2"
     assert olga.find_element(By.ID, "planned_rounds").get_attribute("value") == "5"

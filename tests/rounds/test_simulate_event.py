@@ -52,3 +52,26 @@ def test_small_pods_are_counted_and_spread():
     result = simulate("--players", "64", "--rounds", "5", "--mode", "pods", "--seed", "3")
     assert (result["small_pod_max"], result["small_pod_repeat_players"], result["repeat_pairs"]) == (0, 0, 0)
     assert result["seat1_max"] <= 2
+
+
+@pytest.mark.parametrize("mode, size, shape", [
+    ("pods", 10, [("top10", 2, 2), ("top4", 0, 1)]),
+    ("pods", 40, [("top40", 0, 10), ("top10", 2, 2), ("top4", 0, 1)]),
+    ("duel", 8, [("top8", 0, 4), ("top4", 0, 2), ("top2", 0, 1)]),
+])
+def test_a_top_cut_is_played_to_its_winner(mode, size, shape):
+    players = "44" if size == 40 else "16"
+    result = simulate("--players", players, "--rounds", "2", "--mode", mode, "--top-cut", str(size), "--seed", "3")
+    cut = result["top_cut"]
+    assert cut["size"] == size and cut["winner"]
+    assert [(r["stage"], len(r["waiting"]), len(r["tables"])) for r in cut["rounds"]] == shape
+    first = cut["rounds"][0]
+    assert sorted([*first["waiting"], *(s for t in first["tables"] for s in t)]) == list(range(1, size + 1))
+    if size == 10:
+        assert first["waiting"] == [1, 2] and first["tables"] == [[3, 6, 7, 10], [4, 5, 8, 9]]
+
+
+def test_a_top_cut_that_does_not_suit_the_mode_is_refused():
+    out = subprocess.run([sys.executable, str(SCRIPT), "--players", "16", "--mode", "duel", "--top-cut", "10"],
+                         capture_output=True, text=True)
+    assert out.returncode != 0 and "--top-cut for duel" in out.stderr and "Traceback" not in out.stderr

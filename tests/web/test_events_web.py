@@ -257,7 +257,8 @@ def test_the_pairing_vote_and_prize_settings_are_in_the_form(client, db, make_ev
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("top_cut", "6", "Choose one of: No top cut, Top 4, Top 8."),
+    ("top_cut", "6", "Choose one of: No top cut, Top 4, Top 7 (pods), Top 8 (1v1), Top 10 (pods), Top 13 (pods), "
+                     "Top 16 (pods), Top 40 (pods)."),
     ("bye_points", "-1", "Points for a bye must be a whole number from 0 to 100"),
     ("bye_points", "1.5", "Points for a bye must be a whole number from 0 to 100"),
     ("leftover_policy", "sixes", "Choose one of: Pods of 3"),

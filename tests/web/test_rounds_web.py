@@ -760,3 +760,36 @@ def test_standings_mark_dropped_players_and_list_those_who_never_played_apart(ap
     assert f'id="standing-{late.id}"' not in page
     apart = page.split('id="unplayed"', 1)[1].split("</ul>", 1)[0]
     assert "Late &lt;i&gt;Larry&lt;/i&gt;" in apart and "Player" not in apart
+
+
+def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, judge, login):
+    event = make_event(name="cEDH cut", top_cut=7, cut_seating="choice", scoring_profile="survival")
+    regs = [make_player(event, f"P{i:02d}") for i in range(12)]
+    for reg in regs:
+        events.check_in(reg, judge)
+    db.session.commit()
+    rnd = published_round(client, login, judge, event, db)
+    act(client, event, "start")
+    for table in rnd.tables:
+        assert client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/result",
+                           data={f"t{table.number}-survivors": seats_of(table)[:1]}).status_code == 302
+    act(client, event, "finish")
+    assert "Pair the top cut" in page_of(client.get(f"/events/{event.id}/rounds"))
+    response = client.post(f"/events/{event.id}/rounds/top-cut")
+    assert response.status_code == 302, page_of(response)
+    cut = round_of(db, event, 2)
+    assert cut.stage == "top7" and [t.kind for t in cut.tables] == ["pod", "bye", "bye", "bye"]
+    page = page_of(client.get(f"/events/{event.id}/rounds/2"))
+    assert "(top7)" in page and "waits for the next stage (top seed)" in page
+    assert "Seats are chosen in seed order" in page
+    act(client, event, "publish", number=2)
+    waiting = db.session.get(Registration, cut.tables[1].seats[0].registration_id)
+    player_page = page_of(client.get(f"/p/{waiting.access_code}"))
+    assert "You wait for the next stage of the top cut" in player_page
+    from tests.printing.pdf_helpers import pdf_text
+    from tournament.printing import operations as printing
+    pairings = " ".join(pdf_text(printing.build_document(event, "pairings-by-table", 2)[0]).split())
+    assert "Top seeds waiting for the next stage" in pairings
+    assert "Top 7: seeds 1-3 wait for the next stage; seeds 4-7 play 1 pod" in pairings
+    projector = page_of(client.get(f"/events/{event.id}/projector"))
+    assert 'id="stage-note"' in projector and "seeds 1-3 wait" in projector and ">Waits<" in projector

@@ -91,7 +91,11 @@ EVENT_SETTINGS = {
     "status": {"type": "string", "enum": list(STATUSES)},
     "leftover_policy": {"type": "string", "enum": ["threes", "fives", "byes"],
                         "description": "Pods mode: players left over fill tables of 3, make pods of 5, or get byes."},
-    "top_cut": {"type": "integer", "enum": [0, 4, 8], "description": "Duel: single elimination after Swiss."},
+    "top_cut": {"type": "integer", "enum": [0, 4, 7, 8, 10, 13, 16, 40],
+                "description": "Duel: single elimination after Swiss (4 or 8). Pods: 4, 7, 10, 13, 16 or 40, the top "
+                               "seeds waiting for later stages, a final pod of 4."},
+    "cut_seating": {"type": "string", "enum": ["seed", "choice"],
+                    "description": "Seats in a pod top cut: assigned by seed, or chosen in seed order."},
     "bye_points": {"type": ["integer", "null"], "minimum": 0, "maximum": 100,
                    "description": "Points for a bye; null: the scoring profile's."},
     "prize_conditions": {"type": ["array", "null"], "items": obj({

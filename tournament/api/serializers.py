@@ -58,6 +58,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "planned_rounds": event.planned_rounds,
         "max_bracket": event.max_bracket,
         "bracket_pods": bool(event.bracket_pods),
+        "cut_seating": event.cut_seating or "seed",
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

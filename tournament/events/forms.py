@@ -104,8 +104,11 @@ class EventForm(FlaskForm):
     team_win_points = whole_number("Team win points", 0, 100, 1)
     leftover_policy = ChoiceField("When the players do not divide into full pods", default="threes",
                                   choices=options((p, LEFTOVER_LABELS[p]) for p in LEFTOVER_LABELS))
-    top_cut = ChoiceField("Top cut (1v1 events)", coerce=int, default=0,
-                          choices=options([(0, "No top cut"), (4, "Top 4"), (8, "Top 8")]))
+    top_cut = ChoiceField("Top cut", coerce=int, default=0, choices=options(
+        [(0, "No top cut"), (4, "Top 4"), (7, "Top 7 (pods)"), (8, "Top 8 (1v1)"), (10, "Top 10 (pods)"),
+         (13, "Top 13 (pods)"), (16, "Top 16 (pods)"), (40, "Top 40 (pods)")]))
+    cut_seating = ChoiceField("Seats in a pod top cut", default="seed", choices=options(
+        [("seed", "Assigned by seed (the best seed in seat 1)"), ("choice", "Chosen in seed order")]))
     bye_points = IntegerField("Points for a bye", validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
@@ -166,7 +169,7 @@ SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
             "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
-            "max_bracket", "bracket_pods")
+            "max_bracket", "bracket_pods", "cut_seating")
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -39,6 +39,7 @@ class Event(db.Model):
     prize_conditions = sa.Column(sa.JSON, nullable=False, default=list)
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
     bracket_pods = sa.Column(sa.Boolean, nullable=False, default=False)             # pods within declared brackets
+    cut_seating = sa.Column(sa.String(10), nullable=False, default="seed")          # pod top cut: "seed" | "choice"
     planned_rounds = sa.Column(sa.Integer, nullable=True)                           # NULL: decided as it goes
     max_bracket = sa.Column(sa.Integer, nullable=True)            # Commander Brackets 1-5; NULL: any deck
     timezone = sa.Column(sa.String(64), nullable=False, default="UTC", server_default="UTC")   # IANA, e.g. Europe/Prague

@@ -24,18 +24,21 @@ from .. import throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..lifecycle import changed, state_version
+from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
 from .models import (MODES, PAPER_SIZES, SCORING_PROFILES, STAFF_ROLES, STATUSES, VARIANTS, AuditEntry, Decklist, Event,
                      EventStaff, Registration)
 
+DUEL_CUTS = (4, 8)
+TOP_CUTS = (0, *sorted({*DUEL_CUTS, *POD_CUTS}))
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
 EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
                 "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
-                "max_bracket", "bracket_pods")
+                "max_bracket", "bracket_pods", "cut_seating")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -159,7 +162,8 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "paper_size": lambda v: _choice(v, "paper_size", "The paper size", PAPER_SIZES),
         "status": lambda v: _choice(v, "status", "The status", STATUSES),
         "leftover_policy": lambda v: _choice(v, "leftover_policy", "Leftover players", LEFTOVER_POLICIES),
-        "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 8), "top_cut", "The top cut", (0, 4, 8)),
+        "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 40), "top_cut", "The top cut", TOP_CUTS),
+        "cut_seating": lambda v: _choice(v, "cut_seating", "Seats in the top cut", CUT_SEATING),
         "bye_points": lambda v: None if v is None else _int(v, "bye_points", "Bye points", 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
@@ -313,6 +317,7 @@ def create_event(organizer: User, data: dict) -> Event:
     if "prize_conditions" not in fields:
         fields["prize_conditions"] = [{k: c[k] for k in ("id", "name", "kind")} for c in default_prize_conditions()]
     fields.setdefault("timezone", machine_zone())
+    _top_cut_fits(fields.get("mode", "pods"), fields.get("top_cut", 0))
     event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()
@@ -324,12 +329,22 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     require_staff(user, event, organizer_only=True)
     fields = clean_event_fields(_known_prize_ids(event, data), partial=True)
     changed_fields = sorted(k for k, v in fields.items() if not _same_setting(getattr(event, k), v))
+    _top_cut_fits(fields.get("mode", event.mode), fields.get("top_cut", event.top_cut or 0))
     for key in changed_fields:
         setattr(event, key, fields[key])
     db.session.flush()
     if changed_fields:
         log(event, actor_name(user), "event.update", fields=changed_fields)
     return event
+
+
+def _top_cut_fits(mode: str, top_cut: int) -> None:
+    """1v1 cuts are single elimination (4 or 8); pod cuts are 4, 7, 10, 13, 16 or 40 (top seeds wait)."""
+    allowed = DUEL_CUTS if mode == "duel" else POD_CUTS
+    if top_cut and top_cut not in allowed:
+        kind = "A 1v1 top cut" if mode == "duel" else "A pod top cut"
+        raise Refused(f"{kind} is of {', '.join(map(str, allowed[:-1]))} or {allowed[-1]} players, not {top_cut}.",
+                      field="top_cut")
 
 
 def _same_setting(stored, new) -> bool:

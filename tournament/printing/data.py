@@ -40,6 +40,7 @@ class PairingsData:
     info: DocInfo
     mode: str                              # "pods" or "duel"
     tables: tuple[TableLine, ...]
+    stage_note: str = ""                   # a pod top cut's stage: who waits, who plays
 
 
 @dataclass(frozen=True)

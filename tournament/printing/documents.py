@@ -40,6 +40,8 @@ class PairingsByTable(PrintDocument):
     def story(self) -> list:
         data: d.PairingsData = self.data
         out = [para(f"{self.title} — {self.round_text()}", "title")]
+        if getattr(data, "stage_note", ""):
+            out.append(para(data.stage_note, "body"))
         tables = [t for t in data.tables if t.kind != "bye"]
         byes = [t for t in data.tables if t.kind == "bye"]
         w = self.frame_width
@@ -64,8 +66,10 @@ class PairingsByTable(PrintDocument):
                 out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,), groups=groups,
                                     header=("Table", "Seat", "Player")))
         if byes:
-            out.append(para("Byes", "h2"))
-            rows = [(f"Table {t.number}", "bye", ", ".join(s.name for s in t.seats)) for t in byes]
+            waiting = self.info.stage.startswith("top") and data.mode == "pods"
+            out.append(para("Top seeds waiting for the next stage" if waiting else "Byes", "h2"))
+            rows = [(f"Table {t.number}", "waits" if waiting else "bye", ", ".join(s.name for s in t.seats))
+                    for t in byes]
             out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,)))
         return out
 

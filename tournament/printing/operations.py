@@ -102,7 +102,8 @@ def _conditions(event: Event) -> tuple[d.PrizeCondition, ...]:
 # ----------------------------------------------------------------- per document
 
 def pairings_data(event: Event, rnd, now=None) -> d.PairingsData:
-    return d.PairingsData(_info(event, rnd, now), event.mode, _tables(rnd))
+    note = (rnd.why or [""])[0] if event.mode == "pods" and (rnd.stage or "").startswith("top") else ""
+    return d.PairingsData(_info(event, rnd, now), event.mode, _tables(rnd), stage_note=note)
 
 
 def slips_data(event: Event, rnd, now=None) -> d.SlipsData:

@@ -27,6 +27,7 @@ from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
 from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
+from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
 from .pairing.domain import Entrant
 
 # ----------------------------------------------------------------- loading
@@ -125,8 +126,11 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
 
 
 def standings(event: Event, tables: list[GameTable] | None = None) -> list[StandingRow]:
-    """Standings over every published round's results, in the event's scoring profile."""
+    """Standings over every published round's results, in the event's scoring profile. A pod event's top cut
+    does not change them: they stay as they were at the cut, its seeds."""
     tables = _load_tables(event, finished_only=True) if tables is None else tables
+    if event.mode == "pods":
+        tables = [t for t in tables if not t.round.stage.startswith("top")]
     players = {r.id: r.name for r in event.registrations}
     games, matches, byes = _scoring_inputs(event, tables)
     if event.mode == "duel":
@@ -228,6 +232,9 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
                       f"first, or delete its draft.", status=409)
     if event.status == "finished":
         raise Refused("The event has finished.", status=409)
+    if previous and previous[-1].stage.startswith("top"):
+        raise Refused("The top cut has begun: pair its next round with \"Pair the top cut\", or finish the event.",
+                      status=409)
     players = players_to_seat(event)
     if len(players) < 2:
         raise Refused("At least two checked-in players are needed to pair a round. Check players in at the desk.",
@@ -281,13 +288,16 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
 
 
 def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Round:
-    """Single elimination from the Swiss standings (top 4 / top 8), then winners onward."""
+    """The next round of the top cut: single elimination for 1v1 (top 4 / top 8); for pods, stages down to a
+    final pod with the top seeds waiting (`pairing.cut`)."""
     require_staff(user, event)
-    if event.mode != "duel":
-        raise Refused("A top cut is for 1v1 events.", status=409)
     previous = rounds_of(event)
     if not previous or previous[-1].status != "finished":
         raise Refused("Finish the current round before pairing the top cut.", status=409)
+    if event.status == "finished":
+        raise Refused("The event has finished.", status=409)
+    if event.mode == "pods":
+        return _pair_pod_cut(event, user, previous, size)
     last = previous[-1]
     number = len(previous) + 1
     if last.stage.startswith("top"):
@@ -316,6 +326,60 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     db.session.flush()
     log(event, actor_name(user), "round.pair", round=number, stage=stage)
     return rnd
+
+
+def _cut_seeds(event: Event) -> dict[int, int]:
+    """Seed by player (1 = best): the standings at the cut, dropped players left out."""
+    dropped = {r.id for r in event.registrations if r.dropped_at is not None}
+    rows = [row.player for row in standings(event) if row.player not in dropped]
+    return {player: i + 1 for i, player in enumerate(rows)}
+
+
+def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | None) -> Round:
+    seed_of = _cut_seeds(event)
+    last = previous[-1]
+    notes: list[str] = []
+    if last.stage.startswith("top"):
+        pods = [t for t in last.tables if t.kind == "pod"]
+        waiting = [t.seats[0].registration_id for t in last.tables if t.kind == "bye"]
+        if len(pods) == 1 and not waiting:
+            raise Refused("The top cut is over: its final has been played.", status=409)
+        winners = []
+        for table in pods:
+            if table.result_state != "confirmed":
+                raise Refused(f"Table {table.number} has no confirmed result: its winner goes on. Enter or confirm "
+                              "it first.", status=409)
+            winner, by_seed = pod_winner([s.registration_id for s in table.seats if s.survived], seed_of)
+            winners.append(winner)
+            if by_seed:
+                notes.append(f"Table {table.number} was drawn with several players left: the best seed among them, "
+                             f"{_name(event, winner)} (seed {seed_of[winner]}), goes on.")
+        players = advancing(winners, waiting, seed_of)
+    else:
+        size = size or event.top_cut
+        if not valid_cut(size or 0) or size not in POD_CUTS:
+            raise Refused("Choose a pod top cut (4, 7, 10, 13, 16 or 40) in the event settings.", field="top_cut")
+        players = [p for p, _ in sorted(seed_of.items(), key=lambda kv: kv[1])][:size]
+        if len(players) < size:
+            raise Refused(f"Only {len(players)} players remain; a top {size} needs {size}.", status=409)
+    stage = cut_stage(players, event.cut_seating or "seed")
+    rnd = Round(event_id=event.id, number=len(previous) + 1, seed=0, status="draft", stage=f"top{len(players)}",
+                why=[*stage.why, *notes, "Seeds are the standings at the cut: " + ", ".join(
+                    f"{seed_of[p]}. {_name(event, p)}" for p in players) + "."])
+    db.session.add(rnd)
+    db.session.flush()
+    for pod in stage.pods:
+        _add_table(rnd, pod.table, "pod", pod.seats)
+    for i, player in enumerate(stage.waiting):
+        _add_table(rnd, len(stage.pods) + 1 + i, "bye", (player,))
+    db.session.flush()
+    log(event, actor_name(user), "round.pair", round=rnd.number, stage=rnd.stage)
+    return rnd
+
+
+def _name(event: Event, reg_id: int) -> str:
+    reg = db.session.get(Registration, reg_id)
+    return reg.name if reg is not None and reg.event_id == event.id else f"player {reg_id}"
 
 
 def _match_winner(table: GameTable) -> int:

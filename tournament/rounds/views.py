@@ -54,8 +54,7 @@ def _rounds_page(event, status=200, error=None):
         "rounds/list.html", event=event, rounds=rounds, error=error, action_form=RoundActionForm(formdata=None),
         missing={r.id: len(ops.missing_results(r)) for r in rounds if r.status == "published"},
         prizes=prize_rows(event, names) if rounds else [],
-        can_top_cut=event.mode == "duel" and (event.top_cut in (4, 8) or any(r.stage.startswith("top")
-                                                                            for r in rounds)),
+        can_top_cut=bool(event.top_cut) or any(r.stage.startswith("top") for r in rounds),
         players_to_seat=len(ops.players_to_seat(event)), unready=ops.unready_decks(event)), status
 
 

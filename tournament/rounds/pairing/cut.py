@@ -1,0 +1,123 @@
+"""Top cuts for pods, as cEDH events run them: the best seeds wait, the others play down to a final pod of 4.
+
+A cut of N players (4, 7, 10, 13, 16, 40, or any N of the form 3k + 1 from 4) is played in stages. Each
+stage seats the lower seeds in pods of 4 and lets the top seeds wait; each pod's winner joins them, and the
+next stage is again of the form 3k + 1, until 4 meet in the final:
+
+* top 4: the final;
+* top 7: seeds 1-3 wait, 4-7 play one pod;       top 10: seeds 1-2 wait, 3-10 play two pods;
+* top 13: seed 1 waits, 2-13 play three pods;    top 16: four pods, nobody waits;
+* top 40: ten pods, then the ten winners as a top 10.
+
+Pods are filled by seed in a snake (pod 1 gets the best and the worst of those playing), so each pod has
+one of each quarter of the seeds. Seats are assigned by seed (the best seed in seat 1) or chosen in seed
+order (the best seed chooses first): then the pairing lists the players in choosing order and staff set
+the seats they chose. Pure: seeds in, pods out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .domain import Pod
+
+POD_CUTS = (4, 7, 10, 13, 16, 40)
+CUT_SEATING = ("seed", "choice")
+FINAL_SIZE = 4
+
+
+@dataclass(frozen=True)
+class CutStage:
+    pods: tuple[Pod, ...]
+    waiting: tuple[int, ...]        # the top seeds who go straight to the next stage
+    why: tuple[str, ...]
+
+    @property
+    def final(self) -> bool:
+        return not self.waiting and len(self.pods) == 1
+
+
+def valid_cut(size: int) -> bool:
+    return isinstance(size, int) and not isinstance(size, bool) and size >= FINAL_SIZE and size % 3 == 1
+
+
+def stage_shape(players: int) -> tuple[int, int]:
+    """(waiting, pods) for a stage of `players`: the fewest pods whose winners and the waiting seeds make the
+    smallest valid next stage."""
+    if not valid_cut(players):
+        raise ValueError(f"A pod top cut needs 4, 7, 10, 13, 16, 40 ... players (3k + 1), not {players}.")
+    if players == FINAL_SIZE:
+        return 0, 1
+    nxt = FINAL_SIZE
+    while True:
+        pods = (players - nxt) // 3
+        waiting = nxt - pods
+        if waiting >= 0:
+            return waiting, pods
+        nxt += 3
+
+
+def stages(size: int) -> list[tuple[int, int, int]]:
+    """Every stage of a top `size`: (players, waiting, pods), the final last."""
+    out = []
+    players = size
+    while True:
+        waiting, pods = stage_shape(players)
+        out.append((players, waiting, pods))
+        if players == FINAL_SIZE:
+            return out
+        players = waiting + pods
+
+
+def snake(players: Sequence[int], pods: int) -> list[list[int]]:
+    """Deal seeds (best first) into pods back and forth: 1 2 3 | 6 5 4 | 7 8 9 ..."""
+    out: list[list[int]] = [[] for _ in range(pods)]
+    for i, player in enumerate(players):
+        lap, at = divmod(i, pods)
+        out[at if lap % 2 == 0 else pods - 1 - at].append(player)
+    return out
+
+
+def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "") -> CutStage:
+    """One stage of a pod top cut from its players, best seed first."""
+    if seating not in CUT_SEATING:
+        raise ValueError(f"Seats in a top cut are assigned by seed or chosen by seed, not {seating!r}.")
+    seeded = list(seeded)
+    if len(set(seeded)) != len(seeded):
+        raise ValueError("A player is seeded twice in the top cut.")
+    waiting, pods = stage_shape(len(seeded))
+    playing = seeded[waiting:]
+    tables = tuple(Pod(table=t + 1, seats=tuple(sorted(pod, key=seeded.index)))
+                   for t, pod in enumerate(snake(playing, pods)))
+    why = [_stage_words(len(seeded), waiting, pods, label)]
+    if seating == "choice":
+        why.append("Seats are chosen in seed order: at each table the best seed picks a seat first; the list "
+                   "shows the choosing order until staff set the seats chosen.")
+    else:
+        why.append("Seats by seed: at each table the best seed sits in seat 1, the next in seat 2, and so on.")
+    return CutStage(pods=tables, waiting=tuple(seeded[:waiting]), why=tuple(why))
+
+
+def _stage_words(players: int, waiting: int, pods: int, label: str) -> str:
+    name = label or f"top {players}"
+    if players == FINAL_SIZE:
+        return f"The final ({name}): the last four play one pod; its winner wins the event."
+    wait = ("nobody waits" if not waiting else
+            f"seed 1 waits for the next stage" if waiting == 1 else f"seeds 1-{waiting} wait for the next stage")
+    return (f"{name.capitalize()}: {wait}; seeds {waiting + 1}-{players} play {pods} pod{'s' if pods != 1 else ''} "
+            f"(dealt by seed in a snake), whose winners join them: {waiting + pods} go on.")
+
+
+def advancing(winners: Sequence[int], waiting: Sequence[int], seed_of: dict[int, int]) -> list[int]:
+    """The next stage's players, best seed first: those who waited and each pod's winner."""
+    players = list(dict.fromkeys([*waiting, *winners]))
+    return sorted(players, key=lambda p: seed_of[p])
+
+
+def pod_winner(survivors: Sequence[int], seed_of: dict[int, int]) -> tuple[int, bool]:
+    """The player who goes on from a cut pod: its one survivor, or, when the game was drawn with several left
+    (time called), the best seed among them (as cEDH events rule). Also whether the seed decided it."""
+    if not survivors:
+        raise ValueError("A cut pod needs its winner (or the players left when it was drawn).")
+    best = min(survivors, key=lambda p: seed_of[p])
+    return best, len(survivors) > 1
