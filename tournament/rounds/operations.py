@@ -7,7 +7,7 @@ stores what they decide.
 from __future__ import annotations
 
 import secrets
-from collections import Counter, defaultdict
+from collections import Counter
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -27,8 +27,8 @@ from ..scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat, Vote
 from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
+from .pairing.inputs import entrants_for, table_history
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
-from .pairing.domain import Entrant
 
 # ----------------------------------------------------------------- loading
 
@@ -153,32 +153,6 @@ def prize_board(event: Event, tables: list[GameTable] | None = None) -> dict:
 
 # ----------------------------------------------------------------- pairing
 
-def _history(tables: list[GameTable]):
-    opponents: dict[int, Counter] = defaultdict(Counter)
-    seat_counts: dict[int, list[int]] = defaultdict(lambda: [0] * 5)
-    byes: Counter = Counter()
-    for t in tables:
-        ids = [s.registration_id for s in t.seats]
-        if t.kind == "bye":
-            byes[ids[0]] += 1
-            continue
-        for s in t.seats:
-            seat_counts[s.registration_id][s.seat - 1] += 1
-            for other in ids:
-                if other != s.registration_id:
-                    opponents[s.registration_id][other] += 1
-    return opponents, seat_counts, byes
-
-
-def _odd_pods(tables: list[GameTable], pod_size: int) -> Counter:
-    """How often each player sat at a pod of another size than the event's."""
-    out: Counter = Counter()
-    for t in tables:
-        if t.kind == "pod" and len(t.seats) != pod_size:
-            out.update(s.registration_id for s in t.seats)
-    return out
-
-
 def players_to_seat(event: Event) -> list[Registration]:
     """Checked in and not dropped: late entries are seated, dropped players are not."""
     return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
@@ -243,15 +217,8 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     if unready and not override_decks:
         raise UnreadyDecks(unready)
     tables = _load_tables(event, finished_only=True)
-    table_rows = standings(event, tables)
-    rank = {row.player: row.rank for row in table_rows}
-    points = {row.player: row.points for row in table_rows}
-    opponents, seat_counts, byes = _history(tables)
-    odd = _odd_pods(tables, event.pod_size)
-    entrants = [Entrant(id=r.id, points=points.get(r.id, 0.0), rank=rank.get(r.id, 0),
-                        opponents=dict(opponents.get(r.id, {})), seats=tuple(seat_counts[r.id][:event.pod_size + 1]),
-                        byes=byes.get(r.id, 0), name=r.name, odd_pods=odd[r.id]) for r in players]
-    entrants.sort(key=lambda e: (e.rank or 10**9, e.id))
+    entrants = entrants_for([(r.id, r.name) for r in players], standings(event, tables),
+                            table_history(tables, event.pod_size), event.pod_size)
     number = len(previous) + 1
     seed = secrets.randbits(62) if seed is None else seed
     rnd = Round(event_id=event.id, number=number, seed=seed, status="draft",

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, defaultdict
+from collections import Counter
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
@@ -114,22 +114,6 @@ def seeded_order(ids: Iterable[int], seed) -> list[int]:
     return sorted(places, key=places.__getitem__)
 
 
-class _RoundCheck:
-    """Refuses a player who plays twice in one round, or who is not registered."""
-
-    def __init__(self, players: Mapping[int, str]):
-        self.players = players
-        self.seen: set[tuple[int, int]] = set()
-
-    def __call__(self, rnd: int, pid: int, where: str) -> None:
-        if pid not in self.players:
-            raise ValueError(f"Player {pid} at {where} is not among the event's players.")
-        key = (rnd, pid)
-        if key in self.seen:
-            raise ValueError(f"Player {pid} appears twice in round {rnd} (again at {where}).")
-        self.seen.add(key)
-
-
 def _display(value) -> float:
     return round(float(value), 4)
 
@@ -141,17 +125,21 @@ def _common(values: Mapping[int, object]) -> tuple[dict[int, int], int]:
             for p, v in values.items()}, den
 
 
-def _averages(numerators: Mapping[int, int], den: int, meetings: Mapping[int, list[int]],
-              players: Iterable[int]) -> tuple[dict[int, int], dict[int, float]]:
-    """Per player, the average of their opponents' values (once per meeting; 0 with no opponents).
-
-    Returns exact integer sort keys (comparable across players) and the values rounded for display.
-    """
-    sums = {p: sum(numerators[o] for o in meetings.get(p, ())) for p in players}
-    counts = {p: len(meetings.get(p, ())) for p in sums}
+def _averages_of_sums(sums: Mapping[int, int], counts: Mapping[int, int], den: int,
+                      players: Iterable[int]) -> tuple[dict[int, int], dict[int, float]]:
+    """Per player, the average of their opponents' values (once per meeting; 0 with no opponents), from the sum
+    of those values and the number of meetings. Exact integer sort keys (comparable across players) and the
+    values rounded for display."""
     scale = math.lcm(1, *{c for c in counts.values() if c})
-    keys = {p: sums[p] * (scale // counts[p]) if counts[p] else 0 for p in sums}
-    shown = {p: round(sums[p] / (den * counts[p]), 4) if counts[p] else 0 for p in sums}
+    keys, shown = {}, {}
+    for p in players:
+        c = counts.get(p, 0)
+        if c:
+            total = sums[p]
+            keys[p] = total * (scale // c)
+            shown[p] = round(total / (den * c), 4)
+        else:
+            keys[p] = shown[p] = 0
     return keys, shown
 
 
@@ -237,6 +225,34 @@ def pod_points(profile, game: PodGame, *, archenemy_win_points=ARCHENEMY_WIN_POI
     return {p: float(v) for p, v in _pod_points_exact(_pod_values(profile), game, arch).items()}
 
 
+def _seat_once(rnd: int, seated, players: Mapping[int, str], seen: set, table) -> None:
+    """Refuse a player who is not registered, or who plays twice in one round."""
+    for pid in seated:
+        if pid not in players:
+            where = f"round {rnd}, table {table}" if table is not None else f"round {rnd} (bye)"
+            raise ValueError(f"Player {pid} at {where} is not among the event's players.")
+        k = (rnd, pid)
+        if k in seen:
+            where = f"round {rnd}, table {table}" if table is not None else f"round {rnd} (bye)"
+            raise ValueError(f"Player {pid} appears twice in round {rnd} (again at {where}).")
+        seen.add(k)
+
+
+def _count_record(g: PodGame, wins: dict, losses: dict, draws: dict) -> None:
+    """A pod game in the wins-losses-draws record: the sole survivor (or the winning archenemy side) wins."""
+    outcome = archenemy_outcome(g) if g.archenemy is not None else None
+    if outcome in ("archenemy", "team"):
+        for p in g.players:
+            won = (p == g.archenemy) == (outcome == "archenemy")
+            (wins if won else losses)[p] += 1
+    elif len(g.survivors) == 1:
+        for p in g.players:
+            (wins if p in g.survivors else losses)[p] += 1
+    else:
+        for p in g.players:
+            draws[p] += 1
+
+
 def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], players: Mapping[int, str],
                   seed, bye_points=None, *, archenemy_win_points=ARCHENEMY_WIN_POINTS,
                   team_win_points=TEAM_WIN_POINTS) -> list[StandingRow]:
@@ -258,64 +274,52 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
 
     values = _pod_values(profile)
     arch = _archenemy_values(archenemy_win_points, team_win_points)
-    check = _RoundCheck(players)
     total: dict[int, object] = dict.fromkeys(players, 0)
-    votes: Counter = Counter()
-    played: Counter = Counter()
-    survived: Counter = Counter()
-    wins: Counter = Counter()
-    losses: Counter = Counter()
-    draws: Counter = Counter()
-    bye_count: Counter = Counter()
+    votes = dict.fromkeys(players, 0)
+    played = dict.fromkeys(players, 0)
+    survived = dict.fromkeys(players, 0)
+    wins = dict.fromkeys(players, 0)
+    losses = dict.fromkeys(players, 0)
+    draws = dict.fromkeys(players, 0)
+    bye_count = dict.fromkeys(players, 0)
+    seen: set[tuple[int, int]] = set()
     scored = []
     for g in games:
-        where = f"round {g.round}, table {g.table}"
         validate_pod_game(g)
-        for p in g.players:
-            check(g.round, p, where)
-        pts = _pod_points_exact(values, g, arch)
-        for p, v in pts.items():
+        _seat_once(g.round, g.players, players, seen, g.table)
+        for p, v in _pod_points_exact(values, g, arch).items():
             total[p] += v
             played[p] += 1
-        votes.update(g.votes.values())
-        survived.update(g.survivors)
-        outcome = archenemy_outcome(g)
-        if outcome in ("archenemy", "team"):
-            team = [p for p in g.players if p != g.archenemy]
-            if outcome == "archenemy":
-                wins[g.archenemy] += 1
-                losses.update(team)
-            else:
-                wins.update(team)
-                losses[g.archenemy] += 1
-        elif len(g.survivors) == 1:
-            (winner,) = g.survivors
-            wins[winner] += 1
-            losses.update(p for p in g.players if p != winner)
-        else:
-            draws.update(g.players)
+        for target in g.votes.values():
+            votes[target] += 1
+        for p in g.survivors:
+            survived[p] += 1
+        _count_record(g, wins, losses, draws)
         scored.append(g.players)
     for b in byes:
-        check(b.round, b.player, f"round {b.round} (bye)")
+        _seat_once(b.round, (b.player,), players, seen, None)
         total[b.player] += bye_value
         bye_count[b.player] += 1
 
-    # OPP: every opponent meeting adds that opponent's total points once; exact integer keys.
+    # OPP: every opponent meeting adds that opponent's total points once; exact integer keys. A pod's
+    # total less the player's own is the sum over their opponents there.
     total_num, den = _common(total)
-    meetings: dict[int, list[int]] = defaultdict(list)
+    opp_sum = dict.fromkeys(players, 0)
+    opp_count = dict.fromkeys(players, 0)
     for seats in scored:
+        at_table = sum(total_num[q] for q in seats)
+        others = len(seats) - 1
         for p in seats:
-            meetings[p].extend(o for o in seats if o != p)
-    opp_key, opp_shown = _averages(total_num, den, meetings, players)
+            opp_sum[p] += at_table - total_num[p]
+            opp_count[p] += others
+    opp_key, opp_shown = _averages_of_sums(opp_sum, opp_count, den, players)
 
     places = _seed_order(players, seed)
     names = [t for t in profile.tiebreakers if t != "random"]
-
-    def key(p):
-        k = [-total_num[p]]
-        for t in profile.tiebreakers:
-            k.append(-opp_key[p] if t == "OPP" else -votes[p] if t == "votes" else places[p])
-        return k
+    sources = [(opp_key, -1) if t == "OPP" else (votes, -1) if t == "votes" else (places, 1)
+               for t in profile.tiebreakers]
+    keys = {p: (-total_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
+    key = keys.__getitem__
 
     rows = []
     for rank, p in enumerate(sorted(players, key=key), 1):
@@ -374,24 +378,22 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
     bw, bl, bd = profile.bye_record
     bye_mp, bye_gp, bye_games = profile.exact("bye"), bw * gw + bl * gl + bd * gd, bw + bl + bd
 
-    check = _RoundCheck(players)
+    seen: set[tuple[int, int]] = set()
     mp: dict[int, object] = dict.fromkeys(players, 0)
     gp: dict[int, object] = dict.fromkeys(players, 0)
-    games_played: Counter = Counter()       # games, byes included (2 each), for GW%
-    rounds: Counter = Counter()             # rounds played, byes included, for MWP
-    matches_played: Counter = Counter()
-    wins: Counter = Counter()
-    losses: Counter = Counter()
-    draws: Counter = Counter()
-    bye_count: Counter = Counter()
-    opponents: dict[int, list[int]] = defaultdict(list)
+    games_played = dict.fromkeys(players, 0)       # games, byes included (2 each), for GW%
+    rounds = dict.fromkeys(players, 0)             # rounds played, byes included, for MWP
+    matches_played = dict.fromkeys(players, 0)
+    wins = dict.fromkeys(players, 0)
+    losses = dict.fromkeys(players, 0)
+    draws = dict.fromkeys(players, 0)
+    bye_count = dict.fromkeys(players, 0)
+    pairs: list[tuple[int, int]] = []
     for m in matches:
-        where = f"round {m.round}, table {m.table}"
         if len(m.players) != 2 or m.players[0] == m.players[1]:
-            raise ValueError(f"A match needs two different players ({where}).")
+            raise ValueError(f"A match needs two different players (round {m.round}, table {m.table}).")
         a, b = m.players
-        check(m.round, a, where)
-        check(m.round, b, where)
+        _seat_once(m.round, m.players, players, seen, m.table)
         w, l, d = _game_counts(m.games)
         if w > l:
             mp[a] += mw
@@ -410,14 +412,17 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
             draws[b] += 1
         gp[a] += w * gw + l * gl + d * gd
         gp[b] += l * gw + w * gl + d * gd
-        for p, o in ((a, b), (b, a)):
-            games_played[p] += w + l + d
-            rounds[p] += 1
-            matches_played[p] += 1
-            opponents[p].append(o)
+        n = w + l + d
+        games_played[a] += n
+        games_played[b] += n
+        rounds[a] += 1
+        rounds[b] += 1
+        matches_played[a] += 1
+        matches_played[b] += 1
+        pairs.append((a, b))
     for bye in byes:
         p = bye.player
-        check(bye.round, p, f"round {bye.round} (bye)")
+        _seat_once(bye.round, (p,), players, seen, None)
         mp[p] += bye_mp
         gp[p] += bye_gp
         games_played[p] += bye_games
@@ -426,28 +431,43 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
         bye_count[p] += 1
 
     mwp, gwp, gwp_floored = {}, {}, {}
+    ratio: dict[tuple, Fraction] = {}          # most players share a few (points, rounds) pairs
     for p in players:
         if not rounds[p]:
             mwp[p] = gwp[p] = gwp_floored[p] = 0
             continue
-        mwp[p] = max(Fraction(mp[p]) / (mw * rounds[p]), floor)
-        raw = Fraction(gp[p]) / (gw * games_played[p]) if games_played[p] else 0
-        gwp_floored[p] = max(raw, floor)
-        gwp[p] = gwp_floored[p] if profile.own_gw_floor else raw
+        k = ("m", mp[p], rounds[p])
+        if k not in ratio:
+            ratio[k] = max(Fraction(mp[p]) / (mw * rounds[p]), floor)
+        mwp[p] = ratio[k]
+        k = ("g", gp[p], games_played[p])
+        if k not in ratio:
+            raw = Fraction(gp[p]) / (gw * games_played[p]) if games_played[p] else 0
+            ratio[k] = (raw, max(raw, floor))
+        raw, floored = ratio[k]
+        gwp_floored[p] = floored
+        gwp[p] = floored if profile.own_gw_floor else raw
 
     # Exact integer keys over common denominators: equal averages compare equal.
     mwp_num, mwp_den = _common(mwp)
     gwf_num, gwf_den = _common(gwp_floored)
     gw_num, _gw_den = _common(gwp)
-    omw_key, omw_shown = _averages(mwp_num, mwp_den, opponents, players)
-    ogw_key, ogw_shown = _averages(gwf_num, gwf_den, opponents, players)
+    omw_sum, ogw_sum = dict.fromkeys(players, 0), dict.fromkeys(players, 0)
+    for a, b in pairs:
+        omw_sum[a] += mwp_num[b]
+        omw_sum[b] += mwp_num[a]
+        ogw_sum[a] += gwf_num[b]
+        ogw_sum[b] += gwf_num[a]
+    omw_key, omw_shown = _averages_of_sums(omw_sum, matches_played, mwp_den, players)
+    ogw_key, ogw_shown = _averages_of_sums(ogw_sum, matches_played, gwf_den, players)
     mp_num, _mp_den = _common(mp)
     keys = {"OMW%": omw_key, "GW%": gw_num, "OGW%": ogw_key}
     shown = {"OMW%": omw_shown, "GW%": {p: _display(v) for p, v in gwp.items()}, "OGW%": ogw_shown}
     places = _seed_order(players, seed)
 
-    def key(p):
-        return [-mp_num[p]] + [places[p] if t == "random" else -keys[t][p] for t in profile.tiebreakers]
+    sources = [(places, 1) if t == "random" else (keys[t], -1) for t in profile.tiebreakers]
+    sort_keys = {p: (-mp_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
+    key = sort_keys.__getitem__
 
     names = [t for t in profile.tiebreakers if t != "random"]
     rows = []

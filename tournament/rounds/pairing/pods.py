@@ -392,22 +392,31 @@ class _Search:
             if not improved:
                 return
 
-    def _fix_repeat(self, p: int, movers: list[int]) -> bool:
-        best = None
+    def _swap_nearest(self, p: int, options) -> int | None:
+        """Make the cheapest swap for pod p that `options(q)` offers (a list of (cost, y in p, x in q)), from
+        the nearest window of pods that offers any; the first of equal costs wins. The pod swapped with."""
         for window in self._rings(p):
+            best = None
             for q in window:
-                for x in self.pods[q]:
-                    for y in movers:
-                        rd, sd = self.swap_delta(y, p, x, q)
-                        if rd < 0:
-                            total = rd * REPEAT_WEIGHT + sd
-                            if best is None or total < best[0]:
-                                best = (total, y, x, q)
+                for option in options(q):
+                    if best is None or option[0] < best[0]:
+                        best = (*option, q)
             if best is not None:
                 _, y, x, q = best
                 self.swap(y, p, x, q)
-                return True
-        return False
+                return q
+        return None
+
+    def _fix_repeat(self, p: int, movers: list[int]) -> bool:
+        def options(q):
+            out = []
+            for x in self.pods[q]:
+                for y in movers:
+                    rd, sd = self.swap_delta(y, p, x, q)
+                    if rd < 0:
+                        out.append((rd * REPEAT_WEIGHT + sd, y, x))
+            return out
+        return self._swap_nearest(p, options) is not None
 
     # -- step 4b: odd pods (3s among 4s) go to players who had fewest, by swaps that add no repeat
     def spread_odd_pods(self, max_passes: int = 8) -> None:
@@ -423,55 +432,48 @@ class _Search:
         """Trade a player of odd pod p who sat at one before for a player of a regular pod who sat at fewer."""
         odd = self.odd
         movers = [y for y in self.pods[p] if odd[y]]
-        best = None
-        for window in self._rings(p):
-            for q in window:
-                if self.is_odd[q]:
-                    continue
-                for x in self.pods[q]:
-                    for y in movers:
-                        if odd[x] >= odd[y]:
-                            continue
+
+        def options(q):
+            out = []
+            if self.is_odd[q]:
+                return out
+            for x in self.pods[q]:
+                for y in movers:
+                    if odd[x] < odd[y]:
                         rd, sd = self.swap_delta(y, p, x, q)
-                        if rd > 0:
-                            continue
-                        total = rd * REPEAT_WEIGHT + (odd[x] - odd[y]) * ODD_WEIGHT + sd
-                        if best is None or total < best[0]:
-                            best = (total, y, x, q)
-            if best is not None:
-                _, y, x, q = best
-                self.swap(y, p, x, q)
-                return True
-        return False
+                        if rd <= 0:
+                            out.append((rd * REPEAT_WEIGHT + (odd[x] - odd[y]) * ODD_WEIGHT + sd, y, x))
+            return out
+        return self._swap_nearest(p, options) is not None
 
     # -- step 5: seat-1 pressure, by swaps that add no repeat
     def balance_seat1(self) -> None:
+        seat1, cap = self.seat1, self.cap
+        lows = [sum(1 for o in pod if seat1[o] < cap) for pod in self.pods]    # players below the cap per pod
         for p in range(len(self.pods)):
-            if self.pressure(self.pods[p]):
-                self._fix_seat1(p)
+            if not lows[p]:
+                q = self._fix_seat1(p, lows)
+                if q is not None:
+                    lows[p] += 1
+                    lows[q] -= 1
 
-    def _fix_seat1(self, p: int) -> bool:
+    def _fix_seat1(self, p: int, lows: list[int]) -> int | None:
         """Bring into pod p (everybody at the cap) a player below the cap from a pod that has two."""
         seat1, cap = self.seat1, self.cap
-        best = None
-        for window in self._rings(p):
-            for q in window:
-                low = [o for o in self.pods[q] if seat1[o] < cap]
-                if len(low) < 2:
-                    continue                  # pod q would be the one under pressure instead
-                for x in low:
+        none: list = []
+
+        def options(q):
+            if lows[q] < 2:
+                return none                   # pod q would be the one under pressure instead
+            out = []
+            for x in self.pods[q]:
+                if seat1[x] < cap:
                     for y in self.pods[p]:
                         rd, sd = self.swap_delta(y, p, x, q)
-                        if rd > 0 or self.odd_delta(y, p, x, q) > 0:
-                            continue
-                        total = rd * REPEAT_WEIGHT + sd
-                        if best is None or total < best[0]:
-                            best = (total, y, x, q)
-            if best is not None:
-                _, y, x, q = best
-                self.swap(y, p, x, q)
-                return True
-        return False
+                        if rd <= 0 and self.odd_delta(y, p, x, q) <= 0:
+                            out.append((rd * REPEAT_WEIGHT + sd, y, x))
+            return out
+        return self._swap_nearest(p, options)
 
     # -- step 6: points spread between neighbouring pods
     def polish(self, reach: int = 1, max_passes: int = 2) -> None:
@@ -582,14 +584,23 @@ def _assign_seats(group: list[Entrant], rng: random.Random) -> list[Entrant]:
     members = sorted(group, key=lambda e: e.id)
     rng.shuffle(members)
     k = len(members)
-    counts = [[_seat_count(e, s) for s in range(k)] for e in members]
+    counts = [list(e.seats[:k]) + [0] * (k - len(e.seats)) if len(e.seats) < k else list(e.seats[:k])
+              for e in members]
     if k <= MAX_PERMUTED_POD:
+        # Seat 1 goes to one of those who had it least, so only orders starting with them can win; taken in
+        # the same order as permutations(range(k)), the first best order is the same.
+        fewest = min(counts[i][0] for i in range(k))
         best_key, best_perm = None, None
-        for perm in itertools.permutations(range(k)):
-            c = [counts[i][s] for s, i in enumerate(perm)]
-            key = (c[0], max(c), sum((v + 1) * (v + 1) for v in c))
-            if best_key is None or key < best_key:
-                best_key, best_perm = key, perm
+        for first in range(k):
+            if counts[first][0] != fewest:
+                continue
+            rest = [i for i in range(k) if i != first]
+            for tail in itertools.permutations(rest):
+                perm = (first, *tail)
+                c = [counts[i][s] for s, i in enumerate(perm)]
+                key = (c[0], max(c), sum((v + 1) * (v + 1) for v in c))
+                if best_key is None or key < best_key:
+                    best_key, best_perm = key, perm
         return [members[i] for i in best_perm]
     seated: list[Entrant] = []
     left = list(range(k))

@@ -16,8 +16,12 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
+from ...scoring import get_profile, mtr_standings, pod_standings
+from ...scoring.domain import Bye, DuelMatch, PodGame
 from .domain import Entrant, PodPairing, SwissPairing
+from .inputs import entrants_for, table_history
 from .pods import pair_pods
 from .swiss import pair_swiss
 
@@ -53,10 +57,14 @@ class SimReport:
     pod_sizes: dict[int, list[int]] = field(default_factory=dict)       # round -> table sizes (pods or 2s)
     byes_by_round: dict[int, list[int]] = field(default_factory=dict)   # round -> player ids
     pairing_seconds: list[float] = field(default_factory=list)
+    input_seconds: list[float] = field(default_factory=list)           # building the entrants (app_inputs)
     repeats_by_round: list[int] = field(default_factory=list)           # meetings this round that were repeats
     pairings: list[PodPairing | SwissPairing] = field(default_factory=list)
     seated_by_round: dict[int, list[int]] = field(default_factory=dict)
     state: dict[int, SimPlayer] = field(default_factory=dict)
+    games: list = field(default_factory=list)          # PodGame / DuelMatch records, as the app scores them
+    byes_played: list = field(default_factory=list)    # Bye records
+    tables: list = field(default_factory=list)         # table-like records for table_history
 
     @property
     def repeat_pairs(self) -> int:
@@ -96,7 +104,20 @@ def entrants(players: dict[int, SimPlayer]) -> list[Entrant]:
                     byes=p.byes, name=p.name, odd_pods=p.odd_pods) for r, p in enumerate(active)]
 
 
-def play_pods(pairing: PodPairing, players: dict[int, SimPlayer], rng: random.Random, pod_size: int = 4) -> int:
+def _record(report: SimReport | None, rnd: int, kind: str, ids, game=None) -> None:
+    """Keep what the app stores: the game for the standings, the table for the history."""
+    if report is None:
+        return
+    seats = [SimpleNamespace(registration_id=pid, seat=i) for i, pid in enumerate(ids, 1)]
+    report.tables.append(SimpleNamespace(kind=kind, seats=seats))
+    if game is not None:
+        report.games.append(game)
+    elif kind == "bye":
+        report.byes_played.append(Bye(rnd, ids[0]))
+
+
+def play_pods(pairing: PodPairing, players: dict[int, SimPlayer], rng: random.Random, pod_size: int = 4,
+              report: SimReport | None = None, rnd: int = 1) -> int:
     """Democratic results for every pod; returns how many meetings this round were repeats."""
     repeats = 0
     for pod in pairing.pods:
@@ -114,16 +135,21 @@ def play_pods(pairing: PodPairing, players: dict[int, SimPlayer], rng: random.Ra
         survivors = rng.sample(ids, 2 if len(ids) > 2 and rng.random() < 0.15 else 1)
         for pid in survivors:
             players[pid].points += 2
+        votes = {}
         for pid in ids:
-            vote = rng.choice([o for o in ids if o != pid])
+            vote = votes[pid] = rng.choice([o for o in ids if o != pid])
             players[vote].points += 1
+        _record(report, rnd, "pod", ids, PodGame(round=rnd, table=pod.table, players=tuple(ids),
+                                                  survivors=frozenset(survivors), votes=votes))
     for pid in pairing.byes:
         players[pid].byes += 1
         players[pid].points += BYE_POINTS_PODS
+        _record(report, rnd, "bye", [pid])
     return repeats
 
 
-def play_swiss(pairing: SwissPairing, players: dict[int, SimPlayer], rng: random.Random) -> int:
+def play_swiss(pairing: SwissPairing, players: dict[int, SimPlayer], rng: random.Random,
+               report: SimReport | None = None, rnd: int = 1) -> int:
     repeats = 0
     for match in pairing.matches:
         a, b = (players[i] for i in match.players)
@@ -135,17 +161,38 @@ def play_swiss(pairing: SwissPairing, players: dict[int, SimPlayer], rng: random
         if roll < 0.05:
             a.points += MATCH_DRAW
             b.points += MATCH_DRAW
+            games = ("win", "loss", "draw")
         else:
             (a if roll < 0.525 else b).points += MATCH_WIN
+            games = ("win", "win") if roll < 0.525 else ("loss", "loss")
+        _record(report, rnd, "match", match.players,
+                DuelMatch(round=rnd, table=match.table, players=match.players, games=games))
     if pairing.bye is not None:
         players[pairing.bye].byes += 1
         players[pairing.bye].points += MATCH_WIN
+        _record(report, rnd, "bye", [pairing.bye])
     return repeats
 
 
+def app_entrants(report: SimReport, players: dict[int, SimPlayer], mode: str, pod_size: int, seed: int) -> list[Entrant]:
+    """The entrants as the app builds them: standings by the scoring functions from every game so far,
+    history from every table, in one pass each (`pairing.inputs`)."""
+    active = [(p.id, p.name) for p in players.values() if p.active]
+    names = {p.id: p.name for p in players.values()}
+    if mode == "pods":
+        rows = pod_standings(get_profile("democratic"), report.games, report.byes_played, names, seed,
+                             bye_points=BYE_POINTS_PODS)
+    else:
+        rows = mtr_standings(report.games, report.byes_played, names, seed)
+    return entrants_for(active, rows, table_history(report.tables, pod_size), pod_size)
+
+
 def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int = 4, leftover: str = "threes",
-             seed: int = 1, drops: dict[int, int] | None = None, late: dict[int, int] | None = None) -> SimReport:
-    """Run `rounds` rounds; `drops` / `late`: round -> how many players drop / join before that round."""
+             seed: int = 1, drops: dict[int, int] | None = None, late: dict[int, int] | None = None,
+             app_inputs: bool = False) -> SimReport:
+    """Run `rounds` rounds; `drops` / `late`: round -> how many players drop / join before that round.
+    `app_inputs`: build each round's entrants as the app does (standings and history from the records of
+    every game, timed in `input_seconds`) instead of from the simulator's running totals."""
     rng = random.Random(seed)
     players = {p.id: p for p in new_players(n_players, rng)}
     report = SimReport(players=n_players, rounds=rounds, state=players)
@@ -158,7 +205,9 @@ def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int =
             for p in new_players(late[rnd], rng, next_id):
                 players[p.id] = p
             next_id += late[rnd]
-        field_ = entrants(players)
+        started = time.perf_counter()
+        field_ = app_entrants(report, players, mode, pod_size, seed) if app_inputs else entrants(players)
+        report.input_seconds.append(time.perf_counter() - started)
         round_seed = seed * 1000 + rnd
         started = time.perf_counter()
         if mode == "pods":
@@ -171,10 +220,11 @@ def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int =
             report.pod_sizes[rnd] = [len(p.seats) for p in pairing.pods]
             report.byes_by_round[rnd] = list(pairing.byes)
             report.seated_by_round[rnd] = [i for p in pairing.pods for i in p.seats]
-            report.repeats_by_round.append(play_pods(pairing, players, rng, pod_size))
+            report.repeats_by_round.append(play_pods(pairing, players, rng, pod_size, report if app_inputs else None,
+                                                     rnd))
         else:
             report.pod_sizes[rnd] = [2] * len(pairing.matches)
             report.byes_by_round[rnd] = [pairing.bye] if pairing.bye is not None else []
             report.seated_by_round[rnd] = [i for m in pairing.matches for i in m.players]
-            report.repeats_by_round.append(play_swiss(pairing, players, rng))
+            report.repeats_by_round.append(play_swiss(pairing, players, rng, report if app_inputs else None, rnd))
     return report
