@@ -135,9 +135,17 @@ def test_the_round_page_filters_tables_and_jumps_to_one(client, db, make_round, 
     assert bad.status_code == 400 and "Enter a table number" in bad.get_data(as_text=True)
 
 
-def test_what_time_called_means_comes_from_the_scoring_profile():
-    from types import SimpleNamespace
+def test_what_time_called_means_comes_from_the_event_for_pods_and_the_profile_for_1v1():
+    from types import SimpleNamespace as NS
     from tournament.rounds.presenting import end_of_round_text
-    assert "five more turns" in end_of_round_text(SimpleNamespace(scoring_profile="mtr"))
-    assert "everyone still alive survives" in end_of_round_text(SimpleNamespace(scoring_profile="survival"))
-    assert end_of_round_text(SimpleNamespace(scoring_profile="no-such-profile")) == "Time!"
+    assert "five more turns" in end_of_round_text(NS(mode="duel", scoring_profile="mtr"))
+    assert end_of_round_text(NS(mode="duel", scoring_profile="no-such-profile")) == "Time!"
+
+    def pods(procedure, turns=None):
+        return end_of_round_text(NS(mode="pods", scoring_profile="survival", end_of_round=procedure,
+                                    end_of_round_turns=turns))
+    assert "everyone still alive survives, and the game is a draw" in pods("finish_turn")
+    assert "then 5 more turns are played" in pods("extra_turns")
+    assert "then 3 more turns are played" in pods("extra_turns", 3)
+    assert "at the end of turn 8" in pods("turn_limit", 8)
+    assert "stops at once" in pods("draw_at_time")

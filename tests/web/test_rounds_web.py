@@ -793,3 +793,30 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     assert "Top 7: seeds 1-3 wait for the next stage; seeds 4-7 play 1 pod" in pairings
     projector = page_of(client.get(f"/events/{event.id}/projector"))
     assert 'id="stage-note"' in projector and "seeds 1-3 wait" in projector and ">Waits<" in projector
+
+
+def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event, make_player, judge, login,
+                                                          organizer):
+    event = make_event(name="Draw night", scoring_profile="cedh")
+    regs = [make_player(event, f"Q{i}") for i in range(8)]
+    for reg in regs:
+        events.check_in(reg, judge)
+    db.session.commit()
+    rnd = published_round(client, login, judge, event, db)
+    act(client, event, "start")
+    table = rnd.tables[0]
+    n = table.number
+    page = page_of(client.get(f"/events/{event.id}/rounds/1"))
+    assert f'name="t{n}-draw"' in page and ">Intentional draw<" in page
+    response = client.post(f"/events/{event.id}/rounds/1/tables/{n}/result",
+                           data={f"t{n}-survivors": seats_of(table)[:2], f"t{n}-draw": "intentional"})
+    assert response.status_code == 302, page_of(response)
+    assert round_of(db, event).tables[0].draw_kind == "intentional"
+    response = client.post(f"/events/{event.id}/rounds/1/tables/{n}/result",
+                           data={f"t{n}-survivors": seats_of(table)[:1], f"t{n}-draw": "time"})
+    assert response.status_code == 400 and "a win, not a draw" in html.unescape(page_of(response))
+    assert round_of(db, event).tables[0].draw_kind == "intentional"
+    events.update_event(event, organizer, {"intentional_draws": False})
+    db.session.commit()
+    phone = page_of(client.get(f"/p/{db.session.get(Registration, seats_of(table)[2]).access_code}"))
+    assert "Draw by board state" in phone and "Intentional draw" not in phone

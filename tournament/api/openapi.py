@@ -94,6 +94,11 @@ EVENT_SETTINGS = {
     "top_cut": {"type": "integer", "enum": [0, 4, 7, 8, 10, 13, 16, 40],
                 "description": "Duel: single elimination after Swiss (4 or 8). Pods: 4, 7, 10, 13, 16 or 40, the top "
                                "seeds waiting for later stages, a final pod of 4."},
+    "end_of_round": {"type": "string", "enum": ["finish_turn", "extra_turns", "turn_limit", "draw_at_time"],
+                     "description": "Pods: what happens when time is called (tournament/data/draws.json)."},
+    "end_of_round_turns": {"type": ["integer", "null"], "minimum": 1, "maximum": 30,
+                           "description": "Turns for extra_turns (default 5) or turn_limit."},
+    "intentional_draws": {**BOOLEAN, "description": "Pods: whether a result may be an intentional draw."},
     "cut_seating": {"type": "string", "enum": ["seed", "choice"],
                     "description": "Seats in a pod top cut: assigned by seed, or chosen in seed order."},
     "bye_points": {"type": ["integer", "null"], "minimum": 0, "maximum": 100,

@@ -59,6 +59,9 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "max_bracket": event.max_bracket,
         "bracket_pods": bool(event.bracket_pods),
         "cut_seating": event.cut_seating or "seed",
+        "end_of_round": event.end_of_round or "finish_turn",
+        "end_of_round_turns": event.end_of_round_turns,
+        "intentional_draws": event.intentional_draws is not False,
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:

@@ -16,6 +16,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ..decks.rulesets import list_rulesets
 from ..scoring import default_prize_conditions
+from ..scoring.draws import end_of_round_procedures
 from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
@@ -52,6 +53,7 @@ class ZoneField(SelectField):
             raise ValidationError("Unknown time zone: choose one like Europe/Prague, Asia/Tokyo or UTC.")
 
 
+TURNS_MESSAGE = "The turns at time must be a whole number from 1 to 30, or empty."
 BRACKET_CHOICES = [("", "—"), ("1", "1 Exhibition"), ("2", "2 Core"), ("3", "3 Upgraded"), ("4", "4 Optimized"),
                    ("5", "5 cEDH")]
 
@@ -113,6 +115,12 @@ class EventForm(FlaskForm):
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
     bracket_pods = BooleanField("Seat pods within the brackets players declared", default=False)
+    end_of_round = ChoiceField("When time is called (pods)", default="finish_turn", choices=options(
+        (k, v["name"]) for k, v in end_of_round_procedures().items()))
+    end_of_round_turns = IntegerField("Turns for “a few more turns” or the turn limit",
+                                      validators=[Optional(), NumberRange(1, 30, TURNS_MESSAGE)],
+                                      invalid_value_message=TURNS_MESSAGE)
+    intentional_draws = BooleanField("Intentional draws allowed", default=True)
     publish_decklists = BooleanField("Publish every decklist when the event has finished", default=False)
     prize_conditions = TextAreaField("Alternate prizes", validators=[Length(max=20_000, message="The prize list is too long.")])
 
@@ -169,7 +177,7 @@ SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
             "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
-            "max_bracket", "bracket_pods", "cut_seating")
+            "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws")
 
 
 def prize_text(conditions: list[dict]) -> str:

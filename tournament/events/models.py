@@ -40,6 +40,9 @@ class Event(db.Model):
     hide_votes = sa.Column(sa.Boolean, nullable=False, default=True)                # until the whole table voted
     bracket_pods = sa.Column(sa.Boolean, nullable=False, default=False)             # pods within declared brackets
     cut_seating = sa.Column(sa.String(10), nullable=False, default="seed")          # pod top cut: "seed" | "choice"
+    end_of_round = sa.Column(sa.String(20), nullable=False, default="finish_turn")  # data/draws.json procedures
+    end_of_round_turns = sa.Column(sa.Integer, nullable=True)                       # for extra_turns / turn_limit
+    intentional_draws = sa.Column(sa.Boolean, nullable=False, default=True)
     planned_rounds = sa.Column(sa.Integer, nullable=True)                           # NULL: decided as it goes
     max_bracket = sa.Column(sa.Integer, nullable=True)            # Commander Brackets 1-5; NULL: any deck
     timezone = sa.Column(sa.String(64), nullable=False, default="UTC", server_default="UTC")   # IANA, e.g. Europe/Prague

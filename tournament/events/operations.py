@@ -25,6 +25,7 @@ from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..lifecycle import changed, state_version
 from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
+from ..scoring.draws import END_OF_ROUND
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring import default_prize_conditions
 from .models import (MODES, PAPER_SIZES, SCORING_PROFILES, STAFF_ROLES, STATUSES, VARIANTS, AuditEntry, Decklist, Event,
@@ -38,7 +39,7 @@ EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remo
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
                 "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
-                "max_bracket", "bracket_pods", "cut_seating")
+                "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -164,6 +165,10 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "leftover_policy": lambda v: _choice(v, "leftover_policy", "Leftover players", LEFTOVER_POLICIES),
         "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 40), "top_cut", "The top cut", TOP_CUTS),
         "cut_seating": lambda v: _choice(v, "cut_seating", "Seats in the top cut", CUT_SEATING),
+        "end_of_round": lambda v: _choice(v, "end_of_round", "The end-of-round procedure", END_OF_ROUND),
+        "end_of_round_turns": lambda v: None if v is None else _int(v, "end_of_round_turns", "The turns at time",
+                                                                    1, 30),
+        "intentional_draws": lambda v: _bool(v, "intentional_draws", "Intentional draws"),
         "bye_points": lambda v: None if v is None else _int(v, "bye_points", "Bye points", 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
         "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),

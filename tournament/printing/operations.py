@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from ..decks.brackets import bracket_rules
+from ..scoring.draws import draw_kinds, end_of_round_text
 from ..decks.checks import TYPE_ORDER, color_words
 from ..decks.parser import parse_decklist
 from ..decks.rulesets import effective_banlist, get_ruleset
@@ -337,7 +338,22 @@ def _scoring_rules(event: Event) -> tuple[str, list[str]]:
         out.append("Ties are broken by: " + ", ".join(ties) + ".")
     if event.mode == "pods" and event.bye_points is not None:
         out.append(f"A bye scores {_value_text(event.bye_points)} points.")
+    if event.mode == "pods":
+        out.extend(_draw_rules(event, profile))
     return profile.name, out
+
+
+def _draw_rules(event: Event, profile) -> list[str]:
+    """When time is called, and how a drawn game is read and scored (tournament/data/draws.json)."""
+    kinds = draw_kinds()
+    allowed = event.intentional_draws is not False
+    names = [v["name"].lower() for k, v in kinds.items() if k != "intentional" or allowed]
+    scored = ", ".join(f"{kinds[k]['name'].lower()} {_value_text(v)}" for k, v in profile.draw_kinds.items()
+                       if k in kinds and (k != "intentional" or allowed))
+    return [f"When time is called: {end_of_round_text(event.end_of_round, event.end_of_round_turns)}",
+            "A game with nobody or two or more players left is a draw, reported as " + ", ".join(names)
+            + (f" (points: {scored})." if scored else "."),
+            "Intentional draws are allowed." if allowed else "Intentional draws are not allowed: play the game out."]
 
 
 def rules_data(event: Event, rnd, now=None) -> d.RulesData:

@@ -13,6 +13,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional, ValidationE
 from wtforms.widgets import HiddenInput
 
 from ..errors import Refused
+from ..scoring.draws import draw_kinds
 
 from ..events.operations import MAX_ID
 MAX_PRIZE_VALUE = 1_000_000_000
@@ -145,8 +146,10 @@ def names_of(table) -> list[tuple[int, str]]:
 
 
 class PodResultForm(FlaskForm):
-    """Survivors (checkboxes), an optional elimination order per player, votes and prize claims."""
+    """Survivors (checkboxes), an optional elimination order per player, votes, prize claims, and why a game
+    with nobody or several players left was drawn."""
     survivors = PlayersField("Survived")
+    draw = SelectField("If drawn", default="", validate_choice=True)
 
     seat_ids: list[int] = []
     conditions: list[dict] = []
@@ -205,6 +208,7 @@ class PodResultForm(FlaskForm):
     def fill(self, table) -> "PodResultForm":
         """Show what is stored for the table (GET)."""
         self.survivors.data = [s.registration_id for s in table.seats if s.survived]
+        self.draw.data = table.draw_kind or ""
         if self.with_archenemy:
             self.archenemy.data = table.archenemy_id
         for s in table.seats:
@@ -253,6 +257,9 @@ def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_pri
     for _c, holder, _v in form.prize_fields():
         holder.choices = [("", "nobody")] + seated
     form.survivors.choices = seated
+    allowed = table.round.event.intentional_draws is not False
+    form.draw.choices = [("", "—")] + [(k, v["name"]) for k, v in draw_kinds().items()
+                                        if k != "intentional" or allowed]
     if with_archenemy:
         form.archenemy.choices = [("", "nobody (not an Archenemy game)")] + seated
     if fill:

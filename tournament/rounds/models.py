@@ -52,6 +52,7 @@ class GameTable(db.Model):
     result_revision = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # bumps per version
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)  # the game (and its swap window) began
     extra_minutes = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")  # a judge's time extension
+    draw_kind = sa.Column(sa.String(20), nullable=True)     # a drawn pod: time | intentional | board (data/draws.json)
     archenemy_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"),
                              nullable=True)    # an Archenemy pod's archenemy (scored as archenemy vs team)
 

@@ -29,6 +29,7 @@ from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
 from .pairing.inputs import entrants_for, table_history
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
+from ..scoring.draws import DRAW_KINDS, default_draw
 
 # ----------------------------------------------------------------- loading
 
@@ -116,7 +117,7 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
                 votes={v.voter_id: v.votee_id for v in t.votes} if votes_visible(t) else {},
                 eliminated=tuple(s.registration_id for s in order),
                 prizes={c.condition: (c.holder_id, c.value) for c in t.prize_claims},
-                archenemy=t.archenemy_id if t.archenemy_id in ids else None))
+                archenemy=t.archenemy_id if t.archenemy_id in ids else None, draw=t.draw_kind))
         else:
             first = ids[0]
             outcome = tuple("draw" if g.winner_id is None else ("win" if g.winner_id == first else "loss")
@@ -684,7 +685,7 @@ def _result_snapshot(table: GameTable) -> dict:
             "eliminated": [s.registration_id for s in sorted(table.seats, key=lambda s: s.eliminated_order or 99)
                            if s.eliminated_order],
             "prizes": {c.condition: [c.holder_id, c.value] for c in table.prize_claims},
-            "archenemy": table.archenemy_id}
+            "archenemy": table.archenemy_id, "draw": table.draw_kind}
 
 
 def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None, before: dict | None,
@@ -757,8 +758,12 @@ KEEP = object()   # report_pod_result(archenemy=KEEP): leave the table's archene
 
 def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
                       reg: Registration | None = None, user: User | None = None, archenemy=KEEP,
-                      revision: int | None = None) -> GameTable:
+                      revision: int | None = None, draw: str | None = None) -> GameTable:
     """Survivors at the end (or at time), optional elimination order and prize claims.
+
+    `draw`: why a game with nobody or two or more players left is drawn (time, intentional, board;
+    tournament/data/draws.json); unnamed, it is time with players left and the board state with nobody.
+    An intentional draw is refused when the event does not allow them.
 
     `archenemy` (staff only): the player who was the archenemy of an Archenemy game at this
     table, or None for a game that was not one; KEEP (default) leaves what the tracker recorded.
@@ -785,9 +790,23 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
     if not survivors and not staff:
         raise Refused("Tick the players still alive at the end (or when time was called): at least one. "
                       "If everyone lost at once, ask a judge to enter the result.", field="survivors")
+    table.draw_kind = _draw_kind(table, draw, len(survivors))
     db.session.flush()
     _record(table, actor, staff, reg, before, revision)
     return table
+
+
+def _draw_kind(table: GameTable, draw, survivors: int) -> str | None:
+    if draw in (None, ""):
+        return default_draw(survivors)
+    if not isinstance(draw, str) or draw not in DRAW_KINDS:
+        raise Refused(f"A draw is one of: {', '.join(DRAW_KINDS)}.", field="draw")
+    if survivors == 1:
+        raise Refused("One player is left: the game is a win, not a draw. Leave \"drawn\" empty.", field="draw")
+    if draw == "intentional" and table.round.event.intentional_draws is False:
+        raise Refused("This event does not allow intentional draws (its rules): play the game out, or ask a judge.",
+                      field="draw", status=409)
+    return draw
 
 
 def _set_prizes(table: GameTable, prizes) -> None:
@@ -877,7 +896,8 @@ def settle_dispute(table: GameTable, revision: int, user: User) -> GameTable:
     if table.kind == "match":
         return report_duel_games(table, data.get("games") or [], user=user)
     prizes = {c: {"holder": v[0], "value": v[1]} for c, v in (data.get("prizes") or {}).items()}
-    return report_pod_result(table, data.get("survivors") or [], data.get("eliminated") or [], prizes, user=user)
+    return report_pod_result(table, data.get("survivors") or [], data.get("eliminated") or [], prizes, user=user,
+                             draw=data.get("draw"))
 
 
 def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 
+from ..scoring.draws import end_of_round_text as procedure_text
 from ..scoring import UnknownScoringProfile, get_profile
 from ..timezones import as_utc
 from . import operations as ops
@@ -44,8 +45,10 @@ def timer_info(rnd, table=None) -> dict:
 
 
 def end_of_round_text(event) -> str:
-    """What the players do when time is called: the scoring profile's `time_called` (tournament/data/scoring;
-    RULES.md and the seeds are silent, so 1v1 follows the MTR and pods finish the turn)."""
+    """What the players do when time is called: for pods the event's end-of-round procedure
+    (tournament/data/draws.json), for 1v1 the scoring profile's `time_called` (the MTR)."""
+    if event.mode == "pods":
+        return procedure_text(event.end_of_round, event.end_of_round_turns)
     try:
         return str(get_profile(event.scoring_profile).raw.get("time_called") or "Time!")
     except UnknownScoringProfile:

@@ -308,7 +308,7 @@ def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
         ops.report_duel_games(table, form.winners(), reg=reg, user=user, revision=seen)
         return
     ops.report_pod_result(table, form.survivors.data, form.eliminated(), form.prizes(), reg=reg, user=user,
-                          archenemy=form.archenemy_choice(), revision=seen)
+                          archenemy=form.archenemy_choice(), revision=seen, draw=form.draw.data or None)
     for voter, votee in (votes_from or {}).items():
         ops.cast_vote(table, voter, votee, reg=reg, user=user)
 

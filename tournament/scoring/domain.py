@@ -16,6 +16,7 @@ class PodGame:
     eliminated: tuple[int, ...] = ()           # elimination order, first out first (optional)
     prizes: Mapping[str, tuple[int, float | None]] = field(default_factory=dict)  # condition -> (holder, value)
     archenemy: int | None = None               # an Archenemy game: the archenemy (the others are the team)
+    draw: str | None = None                    # a drawn game's kind: time, intentional, board (data/draws.json)
 
 
 @dataclass(frozen=True)

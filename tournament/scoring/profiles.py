@@ -31,6 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
+from .draws import DRAW_KINDS
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "scoring"
 PRIZE_CONDITIONS_FILE = DATA / "prize_conditions.json"
 
@@ -72,6 +74,7 @@ class ScoringProfile:
     bye_record: tuple[int, int, int] = (2, 0, 0)   # duel: a bye's games won, lost, drawn
     percentage_floor: float = 0.33          # duel: MWP / GW% floor
     own_gw_floor: bool = True               # duel: the floor applies to a player's own GW% too
+    draw_kinds: Mapping[str, float] = field(default_factory=dict)   # pods: a drawn game's points by kind
     raw: Mapping = field(default_factory=dict, repr=False)
 
     @property
@@ -91,6 +94,8 @@ class ScoringProfile:
             "points": dict(self.points), "bye_points": self.bye_points,
             "tiebreakers": list(self.tiebreakers), "record": self.record, "notes": list(self.notes),
         }
+        if self.draw_kinds:
+            out["draw_kinds"] = dict(self.draw_kinds)
         if self.mode == "duel":
             out.update(bye_record="-".join(str(n) for n in self.bye_record),
                        percentage_floor=self.percentage_floor, own_gw_floor=self.own_gw_floor)
@@ -177,6 +182,11 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
         raise ScoringProfileError(f"{where}: notes must be a list of texts.")
 
     extra = {}
+    draws = d.get("draw_kinds") or {}
+    if not isinstance(draws, Mapping) or not all(k in DRAW_KINDS and _is_number(v) for k, v in draws.items()):
+        raise ScoringProfileError(f"{where}: draw_kinds must map {', '.join(DRAW_KINDS)} to points.")
+    if draws:
+        extra["draw_kinds"] = dict(draws)
     if mode == "duel":
         floor = d.get("percentage_floor", 0.33)
         if not _is_number(floor) or not 0 <= floor <= 1:
@@ -184,7 +194,7 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
         own = d.get("own_gw_floor", True)
         if not isinstance(own, bool):
             raise ScoringProfileError(f"{where}: own_gw_floor must be true or false.")
-        extra = dict(bye_record=_parse_record(d.get("bye_record", "2-0-0"), where),
+        extra.update(bye_record=_parse_record(d.get("bye_record", "2-0-0"), where),
                      percentage_floor=floor, own_gw_floor=own)
         if points["match_win"] <= 0 or points["game_win"] <= 0:
             raise ScoringProfileError(f"{where}: match_win and game_win must be above 0 (they are the "

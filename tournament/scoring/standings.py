@@ -154,7 +154,8 @@ TEAM_WIN_POINTS = 1
 
 
 def _pod_values(profile: ScoringProfile) -> tuple:
-    return tuple(profile.exact(k) for k in ("survive", "per_vote_received", "win", "draw", "loss"))
+    draws = {k: exact_number(v) for k, v in profile.draw_kinds.items()}
+    return (*(profile.exact(k) for k in ("survive", "per_vote_received", "win", "draw", "loss")), draws)
 
 
 def archenemy_outcome(game: PodGame) -> str | None:
@@ -181,7 +182,9 @@ def _archenemy_values(archenemy_win_points, team_win_points) -> tuple:
 
 def _pod_points_exact(values: tuple, game: PodGame, arch_values: tuple = (ARCHENEMY_WIN_POINTS, TEAM_WIN_POINTS)
                       ) -> dict[int, object]:
-    survive, per_vote, win, draw, loss = values
+    survive, per_vote, win, draw, loss, draws = values
+    if draws and game.draw in draws:
+        draw = draws[game.draw]
     received: dict[int, int] = {}
     if per_vote:
         for target in game.votes.values():
@@ -209,7 +212,8 @@ def pod_points(profile, game: PodGame, *, archenemy_win_points=ARCHENEMY_WIN_POI
 
     points = survive (if alive at the end) + per_vote_received x votes received
              + win (the only survivor) / loss (the others, when exactly one survived)
-             / draw (everyone at the table, when 0 or 2+ survived).
+             / draw (everyone at the table, when 0 or 2+ survived; a profile's `draw_kinds` may score
+               time, intentional and board-state draws apart).
     An Archenemy game (`game.archenemy` set) scores the sides instead of survival, win, draw and loss:
       - archenemy win (the archenemy is a survivor and no team member is): `archenemy_win_points`
         to the archenemy, 0 to each team member;
@@ -282,6 +286,7 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
     losses = dict.fromkeys(players, 0)
     draws = dict.fromkeys(players, 0)
     bye_count = dict.fromkeys(players, 0)
+    agreed = dict.fromkeys(players, 0)          # intentional draws
     seen: set[tuple[int, int]] = set()
     scored = []
     for g in games:
@@ -295,6 +300,9 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
         for p in g.survivors:
             survived[p] += 1
         _count_record(g, wins, losses, draws)
+        if g.draw == "intentional" and len(g.survivors) != 1:
+            for p in g.players:
+                agreed[p] += 1
         scored.append(g.players)
     for b in byes:
         _seat_once(b.round, (b.player,), players, seen, None)
@@ -328,6 +336,8 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
             record = f"survived {survived[p]} of {played[p]}"
         else:
             record = f"{wins[p]}-{losses[p]}-{draws[p]}"
+            if agreed[p]:
+                record += f" ({agreed[p]} intentional)"
         if bye_count[p]:
             record += f", {_plural(bye_count[p], 'bye')}"
         rows.append(StandingRow(rank=rank, player=p, points=float(total[p]), tiebreakers=shown, record=record,
