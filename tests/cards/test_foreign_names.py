@@ -165,3 +165,21 @@ def test_the_bilingual_form_resolves_against_the_real_card_data_without_foreign_
     assert [(f.code, f.card, f.written) for f in result.errors] == [
         ("COLOR_IDENTITY", "Swords to Plowshares", "剣を鍬に")]
     assert result.errors[0].message.startswith("Swords to Plowshares (剣を鍬に) has {W}")
+
+
+def test_a_split_card_written_in_both_languages(card_file):
+    assert bilingual_parts("《火+氷/Fire // Ice》") == ("Fire // Ice", "火+氷")
+    assert bilingual_parts("火/氷/Fire/Ice") == ("Fire // Ice", "火 // 氷")
+    assert lookup_keys("《火+氷/Fire // Ice》")[1] == name_key("Fire // Ice")
+
+
+def test_did_you_mean_stays_in_english(card_file, load_cards, app):
+    cards = list(read_cards(card_file))
+    pool = MemoryCardPool(cards)
+    assert pool.suggest("Progenitis")[:1] == ["Progenitus"]
+    assert pool.suggest("祖神兽兽") == []                 # printed names resolve exactly, but are not suggested
+    load_cards(card_file, source="mtgjson")
+    with app.app_context():
+        db_pool = DbCardPool()
+        assert db_pool.suggest("祖神兽兽") == [] and db_pool.suggest("Goblin Pikr")[:1] == ["Goblin Piker"]
+        assert db_pool.resolve(["祖神兽"])["祖神兽"].name == "Progenitus"

@@ -469,6 +469,6 @@ def test_big_round_filters_and_jump_to_table(live_server, olga):
     wait(olga, lambda: olga.current_url.endswith("/rounds/1#table-13"))
     target = olga.find_element(By.ID, "table-13")
     top = olga.execute_script("return arguments[0].getBoundingClientRect().top", target)
-    assert 0 <= top < 100, top                          # the page is scrolled to table 13
+    assert -2 <= top < 100, top                         # the page is scrolled to table 13 (sub-pixel rounding)
     assert target.find_element(By.TAG_NAME, "h3").text.startswith("Table 13")
     assert olga.execute_script("return window.scrollY") > 0

@@ -64,3 +64,16 @@ def test_pairing_an_event_seats_by_declared_bracket_then_deck_floor(db, make_eve
         kinds = {by_id[s.registration_id] for s in table.seats}
         assert kinds in ({"Casual"}, {"Undeclared"}, {"Casual", "Undeclared"}, {"Upgraded"}), kinds
     assert any("pods within declared brackets" in line for line in rnd.why)
+
+
+def test_a_bracket_that_would_need_a_pod_the_field_does_not_joins_the_next():
+    # 15 players: the field would be 4+4+4+3; three brackets of 5 would each be a pod of 5.
+    brackets = {i: 1 if i <= 5 else 2 if i <= 10 else 3 for i in range(1, 16)}
+    groups, notes = bracket_groups(brackets, 4)
+    assert [g for g, _ in groups] == [(1, 2, 3)]
+    assert notes[0] == "Bracket 1 has 5 players, on their own they would need a pod of 5: they play with bracket 2"
+    pairing = pair_pods_in_brackets([Entrant(id=i) for i in brackets], brackets, pod_size=4, seed=2, round_number=1)
+    assert sorted(len(p.seats) for p in pairing.pods) == [3, 4, 4, 4]
+    # 8 + 6 seat apart: 4+4 and 3+3 are pods the field makes anyway.
+    brackets = {i: 2 if i <= 8 else 3 for i in range(1, 15)}
+    assert [g for g, _ in bracket_groups(brackets, 4)[0]] == [(3,), (2,)]

@@ -165,3 +165,42 @@ def test_too_few_players_for_the_cut(db, make_event, make_player, judge):
     with pytest.raises(Refused, match="Only 8 players remain; a top 16 needs 16"):
         rounds.pair_top_cut_round(event, judge)
     assert db.session.execute(sa.select(sa.func.count()).select_from(rounds.Round)).scalar() == 1
+
+
+def test_the_cut_seeds_only_players_still_playing_and_survives_a_drop(db, make_event, make_player, judge):
+    event = make_event(top_cut=7, scoring_profile="survival")
+    regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
+    no_show = make_player(event, "Never Came")                       # registered, never checked in
+    _play_swiss(db, event, judge, regs)
+    cut = rounds.pair_top_cut_round(event, judge)
+    seated = {s.registration_id for t in cut.tables for s in t.seats}
+    assert no_show.id not in seated and len(seated) == 7
+    [pod] = [t for t in cut.tables if t.kind == "pod"]
+    rounds.publish_round(cut, judge)
+    rounds.start_round(cut, judge)
+    with pytest.raises(Refused, match="needs the player who goes on"):
+        rounds.report_pod_result(pod, [], [s.registration_id for s in pod.seats], user=judge)
+    ids = [s.registration_id for s in pod.seats]
+    rounds.report_pod_result(pod, ids[:1], ids[1:], user=judge)
+    rounds.finish_round(cut, judge)
+    waiting = db.session.get(rounds.Registration, cut.tables[1].seats[0].registration_id)
+    events.drop(waiting, judge)
+    db.session.commit()
+    with pytest.raises(Refused, match=f"{waiting.name} dropped, but the next stage of the top cut needs all 4"):
+        rounds.pair_top_cut_round(event, judge)
+    events.drop(waiting, judge, undo=True)
+    db.session.commit()
+    final = rounds.pair_top_cut_round(event, judge)
+    assert len(final.tables) == 1 and waiting.id in {s.registration_id for s in final.tables[0].seats}
+
+
+def test_an_older_pod_event_with_a_1v1_cut_can_still_change_other_settings(db, make_event, organizer):
+    event = make_event()
+    event.top_cut = 8                                 # allowed for any mode before pod cuts existed
+    db.session.commit()
+    events.update_event(event, organizer, {"venue": "The back room", "top_cut": 8})   # the form sends it again
+    assert event.venue == "The back room"
+    events.update_event(event, organizer, {"top_cut": 4})
+    with pytest.raises(Refused, match="A pod top cut is of 4, 7, 10, 13, 16 or 40 players, not 8"):
+        events.update_event(event, organizer, {"top_cut": 8})
+    assert event.top_cut == 4

@@ -238,3 +238,15 @@ def test_the_database_keeps_general_plus_main_at_the_deck_size(db, started_table
         db.session.commit()
     db.session.rollback()
     assert db.session.execute(sa.select(sa.func.count(Swap.id))).scalar() == 1
+
+
+def test_a_swap_cannot_leave_the_deck_over_the_events_maximum_bracket(db, started_table):
+    event, _table, regs = started_table()
+    # The Kenrith list holds five Game Changers (bracket 4); the organizer then caps the event at bracket 3.
+    event.max_bracket = 3
+    db.session.commit()
+    with pytest.raises(Refused, match="This event allows decks up to bracket 3; this list is at least bracket 4"):
+        swaps.submit_swaps(regs[0], [{"out": OUT[20], "in": "Lightning Bolt"}])
+    event.max_bracket = 4
+    db.session.commit()
+    assert swaps.submit_swaps(regs[0], [{"out": OUT[20], "in": "Lightning Bolt"}])

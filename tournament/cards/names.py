@@ -38,16 +38,17 @@ _SLASHES = re.compile(r"\s*[/／]\s*")
 
 
 def bilingual_parts(name: str) -> tuple[str, str] | None:
-    """(English, printed) for "ゴブリンの長槍使い/Goblin Piker" written either way round, else None.
-    Split cards ("Fire/Ice", "Fire // Ice") are ASCII on both sides and are not bilingual."""
+    """(English, printed) for "ゴブリンの長槍使い/Goblin Piker" written either way round, else None. A split or
+    two-faced card keeps its own slashes on each side ("火+氷/Fire // Ice"); one written in Latin letters
+    only ("Fire/Ice", "Fire // Ice") is not bilingual."""
     if name.isascii():
         return None
     parts = [p for p in _SLASHES.split(name.strip(_BRACKETS + " ")) if p]
-    if len(parts) != 2:
-        return None
-    a, b = parts
-    if _latin(a) != _latin(b):
-        return (a, b) if _latin(a) else (b, a)
+    latin = [_latin(p) for p in parts]
+    for k in range(1, len(parts)):
+        if len(set(latin[:k])) == 1 and len(set(latin[k:])) == 1 and latin[0] != latin[k]:
+            first, second = " // ".join(parts[:k]), " // ".join(parts[k:])
+            return (first, second) if latin[0] else (second, first)
     return None
 
 
@@ -101,6 +102,11 @@ def keys_for(card) -> list[tuple[str, int]]:
             keys[k] = PRINTED_NAME
     penalty = UNSET_PENALTY if card.is_funny else 0
     return [(k, p + penalty) for k, p in keys.items()]
+
+
+def is_printed(priority: int) -> bool:
+    """A key from a printed name in another language (un-set cards carry the penalty on top)."""
+    return priority % UNSET_PENALTY == PRINTED_NAME
 
 
 def choose(typed: str, candidates):

@@ -12,7 +12,7 @@ from typing import Iterable, Protocol
 from rapidfuzz import fuzz, process
 
 from .domain import Card
-from .names import choose, keys_for, lookup_keys, name_key
+from .names import choose, is_printed, keys_for, lookup_keys, name_key
 
 
 class CardPool(Protocol):
@@ -51,7 +51,8 @@ class MemoryCardPool:
         for card in cards:
             for key, prio in keys_for(card):
                 self._by_key.setdefault(key, []).append((prio, card))
-                pairs.append((prio, key, card.name))
+                if not is_printed(prio):          # did-you-mean stays in English: thousands fewer keys
+                    pairs.append((prio, key, card.name))
         for held in self._by_key.values():
             held.sort(key=lambda pc: pc[0])
         self._suggestions: SuggestionIndex | None = None

@@ -10,7 +10,9 @@ import sqlalchemy as sa
 from ..extensions import db
 from .domain import Card
 from .models import Card as CardRow, CardImport, CardName, row_to_card
-from .names import choose, lookup_keys
+from .names import PRINTED_NAME, UNSET_PENALTY, choose, lookup_keys
+
+PRINTED_PRIORITIES = (PRINTED_NAME, PRINTED_NAME + UNSET_PENALTY)
 from .pool import SuggestionIndex
 
 _CARD_COLUMNS = [c for c in CardRow.__table__.columns]
@@ -111,6 +113,7 @@ class DbCardPool:
             if cached is None or cached[0] != version:
                 rows = self.session.execute(
                     sa.select(CardName.key, CardRow.name).join(CardRow, CardRow.id == CardName.card_id)
+                    .where(CardName.priority.not_in(PRINTED_PRIORITIES))       # did-you-mean stays in English
                     .order_by(CardName.priority))
                 DbCardPool._index = cached = (version, SuggestionIndex(rows))
             return cached[1]

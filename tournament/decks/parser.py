@@ -141,7 +141,7 @@ _COLLECTOR_REV = r"(?:[A-Za-z0-9\-★†]*[A-Za-z0-9]\s+)?"
 _TAIL_REV = re.compile(
     r"\s*(?:\*(?P<star>[A-Za-z]{1,8})\*"
     r"|\)[FE]\("
-    r"|>[A-Za-z][A-Za-z \-]{0,20}<"
+    r"|>[A-Za-z0-9][A-Za-z0-9 \-]{0,20}<"
     r"|\^[^^]*\^"
     r"|" + _COLLECTOR_REV + r"\](?P<cat>[^\[\]]*)\["
     r"|" + _COLLECTOR_REV + r"\)[A-Za-z0-9]{2,6}\("

@@ -20,6 +20,7 @@ from ..cards.names import name_key
 from ..cards.repository import DbCardPool
 from ..decks.checks import check_deck
 from ..decks.domain import DeckInputError
+from ..decks.operations import app_bracket_rules
 from ..decks.parser import parse_upload
 from ..decks.rulesets import UnknownRuleset, get_ruleset
 from ..errors import Refused
@@ -351,7 +352,7 @@ def _read_settings(document: dict) -> dict:
 
 
 def _read_submissions(raw, player: int, who: str, problems: _Problems, settings: dict,
-                      pool: DbCardPool) -> list[_Submission]:
+                      pool: DbCardPool, declared: int | None = None) -> list[_Submission]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -381,7 +382,8 @@ def _read_submissions(raw, player: int, who: str, problems: _Problems, settings:
         except UnknownRuleset:
             ruleset = settings["ruleset"]
         check = check_deck(parsed, pool, ruleset, settings.get("banlist_add") or (),
-                           settings.get("banlist_remove") or ())
+                           settings.get("banlist_remove") or (), max_bracket=settings.get("max_bracket"),
+                           declared_bracket=declared, brackets=app_bracket_rules())
         out.append(_Submission(item.get("id"), item["text"], ruleset, submitted_at, submitted_by, check.legal,
                                check.to_json(), item.get("legal")))
     return out
@@ -422,7 +424,8 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
             problems.add(number, e.message, name=who)
     code = raw.get("access_code")
     code = normalise_code(code) if isinstance(code, str) and code.strip() else None
-    submissions = _read_submissions(raw.get("decklists"), number, who, problems, settings, pool)
+    declared = _declared_bracket(raw.get("declared_bracket"))
+    submissions = _read_submissions(raw.get("decklists"), number, who, problems, settings, pool, declared)
     current = None
     if "current_decklist" not in raw:
         current = len(submissions) - 1 if submissions else None
@@ -439,7 +442,7 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
                    player_id=values["player_id"] or None, access_code=code, late=late,
                    checked_in_at=times["checked_in_at"], dropped_at=times["dropped_at"], notes=values["notes"],
                    created_at=times["created_at"] or utcnow(), submissions=submissions, current=current,
-                   declared_bracket=_declared_bracket(raw.get("declared_bracket")))
+                   declared_bracket=declared)
 
 
 def _declared_bracket(value) -> int | None:

@@ -334,7 +334,8 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     require_staff(user, event, organizer_only=True)
     fields = clean_event_fields(_known_prize_ids(event, data), partial=True)
     changed_fields = sorted(k for k, v in fields.items() if not _same_setting(getattr(event, k), v))
-    _top_cut_fits(fields.get("mode", event.mode), fields.get("top_cut", event.top_cut or 0))
+    if {"mode", "top_cut"} & set(changed_fields):      # an older event's top cut does not block other settings
+        _top_cut_fits(fields.get("mode", event.mode), fields.get("top_cut", event.top_cut or 0))
     for key in changed_fields:
         setattr(event, key, fields[key])
     db.session.flush()

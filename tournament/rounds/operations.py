@@ -296,15 +296,20 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     return rnd
 
 
-def _cut_seeds(event: Event) -> dict[int, int]:
-    """Seed by player (1 = best): the standings at the cut, dropped players left out."""
-    dropped = {r.id for r in event.registrations if r.dropped_at is not None}
-    rows = [row.player for row in standings(event) if row.player not in dropped]
+def _cut_seeds(event: Event, previous: list[Round]) -> dict[int, int]:
+    """Seed by player (1 = best): the standings at the cut (which the cut does not change), among the players
+    still playing when it began: checked in and not dropped, or those seated in its first stage."""
+    first = next((r for r in previous if r.stage.startswith("top")), None)
+    if first is not None:
+        field = {s.registration_id for t in first.tables for s in t.seats}
+    else:
+        field = {r.id for r in players_to_seat(event)}
+    rows = [row.player for row in standings(event) if row.player in field]
     return {player: i + 1 for i, player in enumerate(rows)}
 
 
 def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | None) -> Round:
-    seed_of = _cut_seeds(event)
+    seed_of = _cut_seeds(event, previous)
     last = previous[-1]
     notes: list[str] = []
     if last.stage.startswith("top"):
@@ -314,15 +319,21 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
             raise Refused("The top cut is over: its final has been played.", status=409)
         winners = []
         for table in pods:
-            if table.result_state != "confirmed":
-                raise Refused(f"Table {table.number} has no confirmed result: its winner goes on. Enter or confirm "
-                              "it first.", status=409)
-            winner, by_seed = pod_winner([s.registration_id for s in table.seats if s.survived], seed_of)
+            left = [s.registration_id for s in table.seats if s.survived]
+            if table.result_state != "confirmed" or not left:
+                raise Refused(f"Table {table.number} has no confirmed result with the player who goes on. Enter or "
+                              "confirm it first.", status=409)
+            winner, by_seed = pod_winner(left, seed_of)
             winners.append(winner)
             if by_seed:
                 notes.append(f"Table {table.number} was drawn with several players left: the best seed among them, "
                              f"{_name(event, winner)} (seed {seed_of[winner]}), goes on.")
         players = advancing(winners, waiting, seed_of)
+        gone = [p for p in players if db.session.get(Registration, p).dropped_at is not None]
+        if gone:
+            raise Refused(f"{', '.join(_name(event, p) for p in gone)} dropped, but the next stage of the top cut "
+                          f"needs all {len(players)} who go on. Undo the drop at the desk, or finish the event.",
+                          status=409)
     else:
         size = size or event.top_cut
         if not valid_cut(size or 0) or size not in POD_CUTS:
@@ -790,6 +801,9 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
     if not survivors and not staff:
         raise Refused("Tick the players still alive at the end (or when time was called): at least one. "
                       "If everyone lost at once, ask a judge to enter the result.", field="survivors")
+    if not survivors and table.round.stage.startswith("top"):
+        raise Refused("A top-cut pod needs the player who goes on: tick its winner (or the players left when time "
+                      "was called; the best seed of them goes on).", field="survivors")
     table.draw_kind = _draw_kind(table, draw, len(survivors))
     db.session.flush()
     _record(table, actor, staff, reg, before, revision)

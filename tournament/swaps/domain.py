@@ -157,16 +157,17 @@ def blocking_errors(lists: DeckLists, check: DeckCheck) -> list[dict]:
     return out
 
 
-def check_lists(lists: DeckLists, pool, ruleset: str, banlist_add=(), banlist_remove=()) -> list[dict]:
-    return blocking_errors(lists, check_deck(to_parsed(lists), pool, ruleset, banlist_add, banlist_remove))
+def check_lists(lists: DeckLists, pool, ruleset: str, banlist_add=(), banlist_remove=(), **limits) -> list[dict]:
+    """`limits`: the event's max_bracket and bracket rules (a swap may not lift the deck over the maximum)."""
+    return blocking_errors(lists, check_deck(to_parsed(lists), pool, ruleset, banlist_add, banlist_remove, **limits))
 
 
 def validate_swaps(lists: DeckLists, pairs: list[Pair], pool, ruleset: str, banlist_add=(),
-                   banlist_remove=()) -> DeckLists:
+                   banlist_remove=(), **limits) -> DeckLists:
     """The lists after the pairs when the result is a legal deck of the same size; SwapError otherwise."""
     after = apply_pairs(lists, pairs)
     assert after.main_count == lists.main_count and after.generals == lists.generals
-    errors = check_lists(after, pool, ruleset, banlist_add, banlist_remove)
+    errors = check_lists(after, pool, ruleset, banlist_add, banlist_remove, **limits)
     if errors:
         raise SwapError("After these swaps the deck would not be legal: "
                         + " ".join(e["message"] for e in errors[:5])

@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from ..auth.models import User
 from ..cards.models import utcnow
 from ..cards.repository import DbCardPool
+from ..decks.operations import app_bracket_rules
 from ..decks.parser import parse_decklist
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
@@ -325,7 +326,8 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         all_pairs = list(pairs)
     try:
         after = domain.validate_swaps(lists, all_pairs, DbCardPool(), event.ruleset, event.banlist_add or (),
-                                      event.banlist_remove or ())
+                                      event.banlist_remove or (), max_bracket=event.max_bracket,
+                                      brackets=app_bracket_rules())
     except SwapError as e:
         raise Refused(e.message, status=409, field="pairs") from None
 

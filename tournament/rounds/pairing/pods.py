@@ -28,11 +28,13 @@ Algorithm (later rounds):
    window the one with the lowest total cost (so the closest in points) is taken.
    Passes repeat until no swap helps.
 4b. **Odd pods go round.** A pod of another size than the event's (the 3s
-   among pods of 4, or the 5s) costs ``(t + 1) ** 2 - 1`` per player who sat at
-   one t times before; its players who already had one are swapped, without
-   adding a repeat, for players of regular pods who had fewer, nearest first.
-   This cost ranks after repeats and before seat-1 pressure and points, and
-   the later steps never raise it.
+   among pods of 4, or the 5s) costs, per player who sat at one t times
+   before, `odd_cost(t)`: 0, then 10 for a second time, 6 for a third, then
+   doubling (20, 40, ...), so as few players as possible sit at one twice and
+   nobody round after round; its players who already had one are swapped,
+   without adding a repeat, for players of regular pods who had fewer,
+   nearest first. This cost ranks after repeats and before seat-1 pressure
+   and points, and the later steps never raise it.
 5. **Seat-1 balance across pods.** A pod whose players have all been seat 1
    at least `cap` times (the most anybody has had it, or the fair share after
    this round, whichever is larger) would push one of them over it; such a pod
@@ -251,7 +253,7 @@ class _Search:
     """Local search over pods of player indices (0 = best in the standings).
 
     The objective, compared lexicographically: the repeat cost (sum of (m + 1)^2 - 1 over pairs
-    that already met m times), then the odd-pod cost (sum of (t + 1)^2 - 1 over the players of
+    that already met m times), then the odd-pod cost (sum of odd_cost(t) over the players of
     pods of another size than the event's who sat at one t times before), then the number of
     seat-1 "pressure" pods (pods whose players have all been seat 1 at least `cap` times, so one
     of them would go over it), then the points spread (sum of squared points differences over
