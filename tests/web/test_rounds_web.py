@@ -793,6 +793,23 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     assert "Top 7: seeds 1-3 wait for the next stage; seeds 4-7 play 1 pod" in pairings
     projector = page_of(client.get(f"/events/{event.id}/projector"))
     assert 'id="stage-note"' in projector and "seeds 1-3 wait" in projector and ">Waits<" in projector
+    act(client, event, "start", number=2)
+    [pod] = [t for t in round_of(db, event, 2).tables if t.kind == "pod"]
+    winner = seats_of(pod)[-1]
+    assert client.post(f"/events/{event.id}/rounds/2/tables/{pod.number}/result",
+                       data={f"t{pod.number}-survivors": [winner]}).status_code == 302
+    act(client, event, "finish", number=2)
+    assert client.post(f"/events/{event.id}/rounds/top-cut").status_code == 302
+    act(client, event, "publish", number=3)
+    act(client, event, "start", number=3)
+    [final] = round_of(db, event, 3).tables
+    assert client.post(f"/events/{event.id}/rounds/3/tables/{final.number}/result",
+                       data={f"t{final.number}-survivors": [winner]}).status_code == 302
+    act(client, event, "finish", number=3)
+    standings = html.unescape(page_of(client.get(f"/events/{event.id}/standings")))
+    name = db.session.get(Registration, winner).name
+    assert f"<strong>{name}</strong> won the final and the event." in standings
+    assert "Round 2 (top7):" in standings and "Round 3 (top4), the final:" in standings
 
 
 def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event, make_player, judge, login,

@@ -356,6 +356,28 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
     return rnd
 
 
+def pod_cut_results(event: Event, rounds: list[Round]) -> list[dict]:
+    """Each published stage of a pod event's top cut: who waited, who played each table and who went on (or
+    won the final), by seed. Empty for 1v1 events (their matches are in the standings) and before a cut."""
+    cut = [r for r in rounds if r.stage.startswith("top") and r.status != "draft"]
+    if event.mode != "pods" or not cut:
+        return []
+    seed_of = _cut_seeds(event, rounds)
+    out = []
+    for rnd in cut:
+        tables = []
+        for t in rnd.tables:
+            if t.kind != "pod":
+                continue
+            left = [s.registration_id for s in t.seats if s.survived] if t.result_state == "confirmed" else []
+            winner = pod_winner(left, seed_of)[0] if left else None
+            tables.append({"number": t.number, "players": [s.registration_id for s in t.seats], "winner": winner})
+        waiting = [t.seats[0].registration_id for t in rnd.tables if t.kind == "bye"]
+        out.append({"round": rnd.number, "stage": rnd.stage, "final": not waiting and len(tables) == 1,
+                    "waiting": waiting, "tables": tables, "seed": seed_of})
+    return out
+
+
 def _name(event: Event, reg_id: int) -> str:
     reg = db.session.get(Registration, reg_id)
     return reg.name if reg is not None and reg.event_id == event.id else f"player {reg_id}"
