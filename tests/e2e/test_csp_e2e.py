@@ -57,9 +57,13 @@ def test_pages_run_under_the_policy(live_server, browser_factory):
     WebDriverWait(laptop, 10).until(lambda b: "/events" in b.current_url)
     for path in (f"/events/{event}", f"/events/{event}/desk", f"/events/{event}/rounds",
                  f"/events/{event}/rounds/1", f"/events/{event}/standings", f"/events/{event}/log",
-                 f"/events/{event}/staff", "/auth/account", f"/events/{event}/print"):
+                 f"/events/{event}/staff", "/auth/account", f"/events/{event}/print", f"/events/{event}/stats"):
         laptop.get(live_server + path)
         assert violations(laptop) == [], path
+    # the statistics page draws its charts with the vendored Chart.js, under the same policy
+    WebDriverWait(laptop, 10).until(lambda b: b.execute_script(
+        "var c = document.querySelector('canvas.chart'); return !!(window.Chart && c && Chart.getChart(c));"))
+    assert laptop.execute_script("return document.querySelector('canvas.chart').width") > 100
     laptop.get(f"{live_server}/events/{event}/desk")
     laptop.find_element(By.ID, "desk-q").send_keys("Player 2")
     WebDriverWait(laptop, 10, ignored_exceptions=(StaleElementReferenceException,)).until(   # rows are redrawn

@@ -837,3 +837,31 @@ def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event
     db.session.commit()
     phone = page_of(client.get(f"/p/{db.session.get(Registration, seats_of(table)[2]).access_code}"))
     assert "Draw by board state" in phone and "Intentional draw" not in phone
+
+
+def test_the_statistics_page_and_the_export(client, db, make_event, make_player, judge, login, starter_cards):
+    from tournament.events import exchange_ops
+    event = make_event(name="Stats night", scoring_profile="cedh")
+    from pathlib import Path
+    kenrith = (Path(events.__file__).resolve().parents[1] / "data" / "demo_decks" / "kenrith.txt").read_text()
+    regs = [make_player(event, f"S<b>{i}</b>", decklist=kenrith if i < 4 else None, staff=judge) for i in range(8)]
+    for reg in regs:
+        events.check_in(reg, judge)
+    db.session.commit()
+    assert client.get(f"/events/{event.id}/stats").status_code == 404        # not public before the end
+    rnd = published_round(client, login, judge, event, db)
+    act(client, event, "start")
+    for table in rnd.tables:
+        assert client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/result",
+                           data={f"t{table.number}-survivors": seats_of(table)[:1]}).status_code == 302
+    act(client, event, "finish")
+    page = page_of(client.get(f"/events/{event.id}/stats"))
+    assert "Kenrith, the Returned King" in page and "50.0 %" in page and "(no decklist)" in page
+    assert 'class="chart"' in page and "vendor/chartjs/chart.umd.min.js" in page
+    assert 'data-labels="[&#34;' in page and "&#34;Kenrith, the Returned King&#34;" in page   # JSON, escaped
+    document = exchange_ops.export_event(event, judge, "json").data
+    import json
+    stats = json.loads(document)["stats"]
+    assert stats["players"] == 8 and stats["games"] == 2
+    assert {m["commander"]: m["players"] for m in stats["meta"]}["Kenrith, the Returned King"] == 4
+    assert [s["games"] for s in stats["seats"]] == [2, 2, 2, 2]

@@ -19,7 +19,8 @@ Players CSV (import)
 Event export (JSON)
     ``{"format": FORMAT, "version": VERSION, "exported_at", "exported_by",
     "event": {...}, "settings": {...}, "players": [...], "audit_log": [...],
-    "rounds": []}``. Additions that older readers may ignore (new keys,
+    "rounds": [], "stats": {...}}`` (stats: meta share, win rates by commander and seat, top-cut
+    conversion; written for readers, ignored on import). Additions that older readers may ignore (new keys,
     rounds filled in by later features) keep the version; a reader ignores
     keys it does not know. Only an incompatible change raises VERSION.
 

@@ -246,7 +246,14 @@ def event_document(event: Event, exported_by: str) -> dict:
         "players": players,
         "audit_log": [{"actor": a.actor, "action": a.action, "details": a.details, "at": iso(a.at)} for a in audit],
         "rounds": [],
+        "stats": _stats(event),
     }
+
+
+def _stats(event: Event) -> dict:
+    """The event's numbers (tournament.scoring.stats), for readers of the export; an import ignores them."""
+    from ..rounds.operations import event_stats
+    return event_stats(event)
 
 
 def player_rows(event: Event) -> list[dict]:

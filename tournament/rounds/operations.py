@@ -29,6 +29,7 @@ from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
 from .pairing.inputs import entrants_for, table_history
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
+from ..scoring import stats
 from ..scoring.draws import DRAW_KINDS, default_draw
 
 # ----------------------------------------------------------------- loading
@@ -376,6 +377,19 @@ def pod_cut_results(event: Event, rounds: list[Round]) -> list[dict]:
         out.append({"round": rnd.number, "stage": rnd.stage, "final": not waiting and len(tables) == 1,
                     "waiting": waiting, "tables": tables, "seed": seed_of})
     return out
+
+
+def event_stats(event: Event) -> dict:
+    """Meta share, win rates by commander and seat, and top-cut conversion over the published rounds."""
+    rounds = rounds_of(event)
+    games, matches, _byes = _scoring_inputs(event, _load_tables(event, finished_only=True))
+    players = sorted(ever_seated(event))
+    deck_ids = {r.deck_id: r.id for r in event.registrations if r.deck_id is not None and r.id in set(players)}
+    commanders = {deck_ids[i]: list((result or {}).get("commanders") or []) for i, result in db.session.execute(
+        sa.select(Decklist.id, Decklist.result).where(Decklist.id.in_(list(deck_ids))))} if deck_ids else {}
+    first_cut = next((r for r in rounds if r.stage.startswith("top") and r.status != "draft"), None)
+    cut = {s.registration_id for t in first_cut.tables for s in t.seats} if first_cut is not None else None
+    return stats.event_stats(games, matches, commanders, players, cut)
 
 
 def _name(event: Event, reg_id: int) -> str:

@@ -368,6 +368,16 @@ def standings_page(event_id):
                            duel=event.mode == "duel", cut=ops.pod_cut_results(event, published))
 
 
+@bp.get("/events/<int:event_id>/stats")
+def stats_page(event_id):
+    """The event's numbers with charts: staff at any time, everyone once the event has finished."""
+    event = event_ops.get_event(event_id)
+    staff = event_ops.staff_for(g.get("user"), event)
+    if staff is None and event.status != "finished":
+        raise NotFound("The event's statistics are shown once it has finished.")
+    return render_template("rounds/stats.html", event=event, stats=ops.event_stats(event), staff=staff)
+
+
 def _projector(event, rnd):
     if rnd is None:
         return render_template("rounds/projector.html", event=event, rnd=None)
