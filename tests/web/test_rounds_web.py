@@ -103,6 +103,23 @@ def published_round(client, login, judge, event, db) -> Round:
     return round_of(db, event)
 
 
+def started_pods_round(client, db, login, judge, event, regs) -> Round:
+    """Check the players in, pair round 1 through the page, publish and start it."""
+    for reg in regs:
+        events.check_in(reg, judge)
+    db.session.commit()
+    rnd = published_round(client, login, judge, event, db)
+    act(client, event, "start")
+    return rnd
+
+
+def enter_winners(client, event, rnd) -> None:
+    """Staff enter each table's first seat as its one survivor."""
+    for table in rnd.tables:
+        assert client.post(f"/events/{event.id}/rounds/{rnd.number}/tables/{table.number}/result",
+                           data={f"t{table.number}-survivors": seats_of(table)[:1]}).status_code == 302
+
+
 def by_id(regs) -> dict[int, Registration]:
     return {r.id: r for r in regs}
 
@@ -764,15 +781,8 @@ def test_standings_mark_dropped_players_and_list_those_who_never_played_apart(ap
 
 def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, judge, login):
     event = make_event(name="cEDH cut", top_cut=7, cut_seating="choice", scoring_profile="survival")
-    regs = [make_player(event, f"P{i:02d}") for i in range(12)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    db.session.commit()
-    rnd = published_round(client, login, judge, event, db)
-    act(client, event, "start")
-    for table in rnd.tables:
-        assert client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/result",
-                           data={f"t{table.number}-survivors": seats_of(table)[:1]}).status_code == 302
+    rnd = started_pods_round(client, db, login, judge, event, [make_player(event, f"P{i:02d}") for i in range(12)])
+    enter_winners(client, event, rnd)
     act(client, event, "finish")
     assert "Pair the top cut" in page_of(client.get(f"/events/{event.id}/rounds"))
     response = client.post(f"/events/{event.id}/rounds/top-cut")
@@ -815,12 +825,7 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
 def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event, make_player, judge, login,
                                                           organizer):
     event = make_event(name="Draw night", scoring_profile="cedh")
-    regs = [make_player(event, f"Q{i}") for i in range(8)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    db.session.commit()
-    rnd = published_round(client, login, judge, event, db)
-    act(client, event, "start")
+    rnd = started_pods_round(client, db, login, judge, event, [make_player(event, f"Q{i}") for i in range(8)])
     table = rnd.tables[0]
     n = table.number
     page = page_of(client.get(f"/events/{event.id}/rounds/1"))
@@ -845,15 +850,9 @@ def test_the_statistics_page_and_the_export(client, db, make_event, make_player,
     from pathlib import Path
     kenrith = (Path(events.__file__).resolve().parents[1] / "data" / "demo_decks" / "kenrith.txt").read_text()
     regs = [make_player(event, f"S<b>{i}</b>", decklist=kenrith if i < 4 else None, staff=judge) for i in range(8)]
-    for reg in regs:
-        events.check_in(reg, judge)
-    db.session.commit()
     assert client.get(f"/events/{event.id}/stats").status_code == 404        # not public before the end
-    rnd = published_round(client, login, judge, event, db)
-    act(client, event, "start")
-    for table in rnd.tables:
-        assert client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/result",
-                           data={f"t{table.number}-survivors": seats_of(table)[:1]}).status_code == 302
+    rnd = started_pods_round(client, db, login, judge, event, regs)
+    enter_winners(client, event, rnd)
     act(client, event, "finish")
     page = page_of(client.get(f"/events/{event.id}/stats"))
     assert "Kenrith, the Returned King" in page and "50.0 %" in page and "(no decklist)" in page
