@@ -31,11 +31,33 @@ def test_a_drawn_pod_says_why_and_a_win_cannot_be_a_draw(db, make_round, judge):
     assert first.draw_kind == "board"                     # nobody left
     rounds.report_pod_result(first, a[:1], a[1:], user=judge)
     assert first.draw_kind is None
-    with pytest.raises(Refused, match="a win, not a draw"):
-        rounds.report_pod_result(second, ids_of(second)[:1], ids_of(second)[1:], user=judge, draw="time")
+    # One player left is a win, whatever a form still showing an earlier draw sends.
+    rounds.report_pod_result(second, ids_of(second)[:1], ids_of(second)[1:], user=judge, draw="time")
+    assert second.draw_kind is None
     for bad in ("tie", 3, ["time"]):
         with pytest.raises(Refused, match="A draw is one of: time, intentional, board"):
             rounds.report_pod_result(second, ids_of(second)[:2], [], user=judge, draw=bad)
+
+
+def test_a_result_from_before_draw_kinds_reported_again_is_not_a_dispute(db, make_round):
+    event, rnd, regs = make_round(players=8, start=True, scoring_profile="cedh")
+    table = rnd.tables[0]
+    by_id = {r.id: r for r in regs}
+    a, b = (by_id[i] for i in ids_of(table)[:2])
+    rounds.report_pod_result(table, [a.id, b.id], [], reg=a)
+    table.draw_kind = None                          # as the migration leaves a result stored before it
+    rounds.report_pod_result(table, [a.id, b.id], [], reg=b)
+    assert table.result_state == "reported" and b.id in rounds.confirmers(table)
+
+
+def test_an_archenemy_game_one_side_won_is_not_a_draw(db, make_round, judge, organizer):
+    event, rnd, _regs = make_round(players=8, start=True, scoring_profile="cedh")
+    table = rnd.tables[0]
+    arch, *team = ids_of(table)
+    rounds.report_pod_result(table, team[:2], [arch], user=judge, archenemy=arch, draw="intentional")
+    assert table.draw_kind is None                  # the archenemy is out: the team won
+    rounds.report_pod_result(table, [arch, team[0]], team[1:], user=judge, archenemy=arch)
+    assert table.draw_kind == "time"                # both sides alive at time
 
 
 def test_an_event_may_refuse_intentional_draws(db, make_round, judge, organizer):
@@ -49,6 +71,11 @@ def test_an_event_may_refuse_intentional_draws(db, make_round, judge, organizer)
     assert table.result_state is None
     rounds.report_pod_result(table, ids_of(table)[:2], [], reg=me, draw="time")
     assert table.draw_kind == "time" and table.result_state == "reported"
+    with pytest.raises(Refused, match="A draw is one of: time, board"):
+        rounds.report_pod_result(table, ids_of(table)[:2], [], reg=me, draw="agreed")
+    # staff record what happened at the table, also an intentional draw the event's rules refuse
+    rounds.report_pod_result(table, ids_of(table)[:2], [], user=judge, draw="intentional")
+    assert table.draw_kind == "intentional"
 
 
 def test_the_same_survivors_with_another_kind_of_draw_is_a_dispute(db, make_round):
@@ -88,7 +115,7 @@ def test_the_rules_sheet_says_what_happens_at_time_and_about_draws(db, make_even
     event = make_event(scoring_profile="cedh", end_of_round="extra_turns", end_of_round_turns=3,
                        intentional_draws=False)
     rules = " ".join(pdf_text(printing.build_document(event, "rules")[0]).split())
-    assert "When time is called: Time! The active player finishes the turn, then 3 more turns are played" in rules
+    assert "Time! The active player finishes the turn, then 3 more turns are played" in rules
     assert "Intentional draws are not allowed: play the game out." in rules
     assert "reported as time called, draw by board state (points: time called 1, draw by board state 1)" in rules
     events.update_event(event, organizer, {"end_of_round": "draw_at_time", "intentional_draws": True})

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from markupsafe import escape
 
 from tournament.events import operations as events
-from tournament.events.models import AuditEntry, Registration
+from tournament.events.models import AuditEntry, Event, Registration
 from tournament.rounds.models import DuelGame, GameTable, PrizeClaim, Round, Seat, Vote
 from tournament.rounds.views import REFRESH_SECONDS
 
@@ -834,17 +834,19 @@ def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event
                            data={f"t{n}-survivors": seats_of(table)[:2], f"t{n}-draw": "intentional"})
     assert response.status_code == 302, page_of(response)
     assert round_of(db, event).tables[0].draw_kind == "intentional"
+    # corrected to one survivor with the form still showing the draw: a win
     response = client.post(f"/events/{event.id}/rounds/1/tables/{n}/result",
-                           data={f"t{n}-survivors": seats_of(table)[:1], f"t{n}-draw": "time"})
-    assert response.status_code == 400 and "a win, not a draw" in html.unescape(page_of(response))
-    assert round_of(db, event).tables[0].draw_kind == "intentional"
+                           data={f"t{n}-survivors": seats_of(table)[:1], f"t{n}-draw": "intentional"})
+    assert response.status_code == 302, page_of(response)
+    assert round_of(db, event).tables[0].draw_kind is None
     events.update_event(event, organizer, {"intentional_draws": False})
     db.session.commit()
     phone = page_of(client.get(f"/p/{db.session.get(Registration, seats_of(table)[2]).access_code}"))
     assert "Draw by board state" in phone and "Intentional draw" not in phone
 
 
-def test_the_statistics_page_and_the_export(client, db, make_event, make_player, judge, login, starter_cards):
+def test_the_statistics_page_and_the_export(client, db, make_event, make_player, judge, login, starter_cards,
+                                            organizer):
     from tournament.events import exchange_ops
     event = make_event(name="Stats night", scoring_profile="cedh")
     from pathlib import Path
@@ -864,3 +866,11 @@ def test_the_statistics_page_and_the_export(client, db, make_event, make_player,
     assert stats["players"] == 8 and stats["games"] == 2
     assert {m["commander"]: m["players"] for m in stats["meta"]}["Kenrith, the Returned King"] == 4
     assert [s["games"] for s in stats["seats"]] == [2, 2, 2, 2]
+    anyone = client.application.test_client()
+    assert anyone.get(f"/events/{event.id}/stats").status_code == 404        # finished, lists not published
+    event = db.session.get(Event, event.id)
+    from tournament.rounds import operations as rounds_ops
+    rounds_ops.finish_event(event, organizer)
+    event.publish_decklists = True
+    db.session.commit()
+    assert anyone.get(f"/events/{event.id}/stats").status_code == 200

@@ -350,7 +350,7 @@ def _draw_rules(event: Event, profile) -> list[str]:
     names = [v["name"].lower() for k, v in kinds.items() if k != "intentional" or allowed]
     scored = ", ".join(f"{kinds[k]['name'].lower()} {_value_text(v)}" for k, v in profile.draw_kinds.items()
                        if k in kinds and (k != "intentional" or allowed))
-    return [f"When time is called: {end_of_round_text(event.end_of_round, event.end_of_round_turns)}",
+    return [end_of_round_text(event.end_of_round, event.end_of_round_turns),
             "A game with nobody or two or more players left is a draw, reported as " + ", ".join(names)
             + (f" (points: {scored})." if scored else "."),
             "Intentional draws are allowed." if allowed else "Intentional draws are not allowed: play the game out."]

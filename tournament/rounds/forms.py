@@ -257,7 +257,7 @@ def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_pri
     for _c, holder, _v in form.prize_fields():
         holder.choices = [("", "nobody")] + seated
     form.survivors.choices = seated
-    allowed = table.round.event.intentional_draws is not False
+    allowed = table.round.event.intentional_draws is not False or table.draw_kind == "intentional"
     form.draw.choices = [("", "—")] + [(k, v["name"]) for k, v in draw_kinds().items()
                                         if k != "intentional" or allowed]
     if with_archenemy:

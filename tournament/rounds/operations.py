@@ -732,7 +732,19 @@ def _result_snapshot(table: GameTable) -> dict:
             "eliminated": [s.registration_id for s in sorted(table.seats, key=lambda s: s.eliminated_order or 99)
                            if s.eliminated_order],
             "prizes": {c.condition: [c.holder_id, c.value] for c in table.prize_claims},
-            "archenemy": table.archenemy_id, "draw": table.draw_kind}
+            "archenemy": table.archenemy_id, "draw": _stored_draw(table)}
+
+
+def _stored_draw(table: GameTable) -> str | None:
+    """The draw kind of a pod result; a result stored before kinds existed reads as the kind it would get now,
+    so the same result reported again is not taken for a different one."""
+    if table.draw_kind is not None or table.result_state is None:
+        return table.draw_kind
+    left = [s.registration_id for s in table.seats if s.survived]
+    arch = table.archenemy_id
+    if arch is not None and (arch not in left or len(left) == 1):
+        return None
+    return default_draw(len(left))
 
 
 def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None, before: dict | None,
@@ -838,22 +850,27 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
         raise Refused("Tick the players still alive at the end (or when time was called): at least one. "
                       "If everyone lost at once, ask a judge to enter the result.", field="survivors")
     if not survivors and table.round.stage.startswith("top"):
-        raise Refused("A top-cut pod needs the player who goes on: tick its winner (or the players left when time "
+        raise Refused("A top-cut pod needs the player who goes on: enter its winner (or the players left when time "
                       "was called; the best seed of them goes on).", field="survivors")
-    table.draw_kind = _draw_kind(table, draw, len(survivors))
+    table.draw_kind = _draw_kind(table, draw, survivors, staff)
     db.session.flush()
     _record(table, actor, staff, reg, before, revision)
     return table
 
 
-def _draw_kind(table: GameTable, draw, survivors: int) -> str | None:
+def _draw_kind(table: GameTable, draw, survivors: list[int], staff: bool) -> str | None:
+    """The kind of a drawn game, None for a decided one: one player left, or an Archenemy game one side won
+    (a draw choice sent with it, e.g. a form still showing an earlier result, is not a draw)."""
+    arch = table.archenemy_id
+    if len(survivors) == 1 or (arch is not None and (arch not in survivors or len(survivors) == 1)):
+        return None
+    allowed = [k for k in DRAW_KINDS if k != "intentional" or table.round.event.intentional_draws is not False
+               or staff]
     if draw in (None, ""):
-        return default_draw(survivors)
+        return default_draw(len(survivors))
     if not isinstance(draw, str) or draw not in DRAW_KINDS:
-        raise Refused(f"A draw is one of: {', '.join(DRAW_KINDS)}.", field="draw")
-    if survivors == 1:
-        raise Refused("One player is left: the game is a win, not a draw. Leave \"drawn\" empty.", field="draw")
-    if draw == "intentional" and table.round.event.intentional_draws is False:
+        raise Refused(f"A draw is one of: {', '.join(allowed)}.", field="draw")
+    if draw not in allowed:
         raise Refused("This event does not allow intentional draws (its rules): play the game out, or ask a judge.",
                       field="draw", status=409)
     return draw

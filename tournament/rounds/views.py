@@ -370,11 +370,12 @@ def standings_page(event_id):
 
 @bp.get("/events/<int:event_id>/stats")
 def stats_page(event_id):
-    """The event's numbers with charts: staff at any time, everyone once the event has finished."""
+    """The event's numbers with charts: staff at any time; everyone once the event has finished and published its
+    decklists (the commanders and who reached the cut can point at one player's list)."""
     event = event_ops.get_event(event_id)
     staff = event_ops.staff_for(g.get("user"), event)
-    if staff is None and event.status != "finished":
-        raise NotFound("The event's statistics are shown once it has finished.")
+    if staff is None and not (event.status == "finished" and event.publish_decklists):
+        raise NotFound("The event's statistics are public once it has finished and published its decklists.")
     return render_template("rounds/stats.html", event=event, stats=ops.event_stats(event), staff=staff)
 
 

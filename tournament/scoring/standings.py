@@ -300,7 +300,7 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
         for p in g.survivors:
             survived[p] += 1
         _count_record(g, wins, losses, draws)
-        if g.draw == "intentional" and len(g.survivors) != 1:
+        if g.draw == "intentional" and len(g.survivors) != 1 and archenemy_outcome(g) not in ("archenemy", "team"):
             for p in g.players:
                 agreed[p] += 1
         scored.append(g.players)

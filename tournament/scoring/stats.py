@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from .domain import DuelMatch, PodGame
+from .standings import archenemy_outcome
 
 NO_LIST = "(no decklist)"
 
@@ -18,11 +19,18 @@ def _rate(wins: int, games: int) -> float:
 
 
 def _pod_results(games: Iterable[PodGame]):
-    """(player, seat from 1, won) for every seat of every pod game."""
+    """(player, seat from 1, won) for every seat of every pod game: its one player left, or in an Archenemy game
+    the side that won (as the standings' records count them)."""
     for g in games:
-        sole = next(iter(g.survivors)) if len(g.survivors) == 1 else None
+        outcome = archenemy_outcome(g) if g.archenemy is not None else None
+        if outcome == "archenemy":
+            winners = {g.archenemy}
+        elif outcome == "team":
+            winners = {p for p in g.players if p != g.archenemy}
+        else:
+            winners = set(g.survivors) if len(g.survivors) == 1 else set()
         for seat, player in enumerate(g.players, 1):
-            yield player, seat, player == sole
+            yield player, seat, player in winners
 
 
 def _duel_results(matches: Iterable[DuelMatch]):
@@ -38,7 +46,7 @@ def event_stats(games: Sequence[PodGame], matches: Sequence[DuelMatch], commande
     """Meta share, win rate by commander and by seat, and conversion into the top cut (`cut`: the players
     seated in its first stage; None when the event has no cut)."""
     players = list(players)
-    deck_of = {p: " + ".join(commanders.get(p) or ()) or NO_LIST for p in players}
+    deck_of = {p: " + ".join(sorted(commanders.get(p) or ())) or NO_LIST for p in players}   # partners in any order
     results = list(_pod_results(games)) + list(_duel_results(matches))
 
     meta: dict[str, int] = {}
