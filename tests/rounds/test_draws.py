@@ -132,3 +132,11 @@ def test_bad_draw_settings_are_refused(db, make_event, organizer, data, field):
     with pytest.raises(Refused) as refused:
         events.update_event(event, organizer, data)
     assert refused.value.field == field
+
+
+def test_a_reported_version_says_how_it_was_drawn():
+    from tournament.rounds.presenting import version_text
+    names = {1: "Ann", 2: "Bo"}
+    assert version_text("pod", {"survivors": [1, 2], "draw": "intentional"}, names) == \
+        "survived: Ann, Bo; drawn (intentional draw)"
+    assert version_text("pod", {"survivors": [1]}, names) == "survived: Ann"

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from ..scoring.draws import end_of_round_text as procedure_text
+from ..scoring.draws import draw_name, end_of_round_text as procedure_text
 from ..scoring import UnknownScoringProfile, get_profile
 from ..timezones import as_utc
 from . import operations as ops
@@ -104,7 +104,7 @@ def actor_text(actor: str | None, names: dict[int, str], staff_as: str | None = 
 
 
 def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
-    """One reported version in words: "survived: A, B" or "games: A, draw"."""
+    """One reported version in words: "survived: A, B; drawn (intentional draw)" or "games: A, draw"."""
     if not result:
         return "(not recorded)"
     if kind == "match":
@@ -114,6 +114,8 @@ def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
     text = "survived: " + (", ".join(survivors) or "nobody")
     if result.get("eliminated"):
         text += "; out in order: " + ", ".join(names.get(p, "?") for p in result["eliminated"])
+    if draw_name(result.get("draw")):
+        text += f"; drawn ({draw_name(result['draw']).lower()})"
     return text
 
 
