@@ -44,6 +44,7 @@ class BracketRules:
     combos: dict[str, tuple[Combo, ...]]   # name key of either card -> combos using it
     as_of: str
     combo_source: str
+    undeclared: int = 2        # the bracket pods seat a player at who declared none and whose deck has no floor
 
 
 @dataclass
@@ -114,6 +115,7 @@ def bracket_rules(combo_file: str | None = None, stamp: int = 0) -> BracketRules
     """The dated lists; `combo_file` is an imported Commander Spellbook export, else the starter file
     (`stamp`, the file's modification time, makes a new import a new cache entry)."""
     brackets = _load("brackets.json")
+    game_changers = _load("game_changers.json")
     path = Path(combo_file) if combo_file and Path(combo_file).exists() else DATA / "combos.json"
     with open_combo_file(path) as stream:
         combos = list(read_combos(stream))
@@ -124,11 +126,12 @@ def bracket_rules(combo_file: str | None = None, stamp: int = 0) -> BracketRules
     return BracketRules(
         names={int(k): v["name"] for k, v in brackets["brackets"].items()},
         floors=tuple(brackets["floors"]),
-        game_changers=frozenset(name_key(n) for n in _load("game_changers.json")["cards"]),
+        game_changers=frozenset(name_key(n) for n in game_changers["cards"]),
         mass_land_denial=frozenset(name_key(n) for n in _load("mass_land_denial.json")["cards"]),
         combos={k: tuple(v) for k, v in by_card.items()},
-        as_of=_load("game_changers.json")["as_of"],
+        as_of=game_changers["as_of"],
         combo_source=path.name,
+        undeclared=int(brackets.get("undeclared", 2)),
     )
 
 

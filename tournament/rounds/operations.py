@@ -29,6 +29,7 @@ from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
 from .pairing.inputs import entrants_for, table_history
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
+from ..decks.brackets import bracket_rules
 from ..scoring import stats
 from ..scoring.draws import DRAW_KINDS, default_draw
 
@@ -187,15 +188,13 @@ class UnreadyDecks(Refused):
                          f"that is recorded in the event log.", status=409, field="override_decks")
 
 
-DEFAULT_BRACKET = 2       # Core: where a player who declared none and has no deck floor is seated
-
-
 def player_brackets(players: list[Registration]) -> dict[int, int]:
     """Each player's bracket for seating: the one they declared, else their deck's floor, else Core."""
     deck_ids = [r.deck_id for r in players if r.deck_id is not None and not r.declared_bracket]
     floors = dict(db.session.execute(sa.select(Decklist.id, Decklist.bracket_floor)
                                      .where(Decklist.id.in_(deck_ids))).all()) if deck_ids else {}
-    return {r.id: r.declared_bracket or floors.get(r.deck_id) or DEFAULT_BRACKET for r in players}
+    default = bracket_rules().undeclared
+    return {r.id: r.declared_bracket or floors.get(r.deck_id) or default for r in players}
 
 
 def pair_next_round(event: Event, user: User, seed: int | None = None, *, override_decks: bool = False) -> Round:
@@ -297,16 +296,17 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     return rnd
 
 
-def _cut_seeds(event: Event, previous: list[Round]) -> dict[int, int]:
-    """Seed by player (1 = best): the standings at the cut (which the cut does not change), among the players
-    still playing when it began: checked in and not dropped, or those seated in its first stage."""
+def _cut_seeds(event: Event, previous: list[Round], rows: list[StandingRow] | None = None) -> dict[int, int]:
+    """Seed by player (1 = best): the standings at the cut (which the cut does not change; `rows` when the
+    caller has them), among the players still playing when it began: checked in and not dropped, or those
+    seated in its first stage."""
     first = next((r for r in previous if r.stage.startswith("top")), None)
     if first is not None:
         field = {s.registration_id for t in first.tables for s in t.seats}
     else:
         field = {r.id for r in players_to_seat(event)}
-    rows = [row.player for row in standings(event) if row.player in field]
-    return {player: i + 1 for i, player in enumerate(rows)}
+    order = [row.player for row in (standings(event) if rows is None else rows) if row.player in field]
+    return {player: i + 1 for i, player in enumerate(order)}
 
 
 def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | None) -> Round:
@@ -357,13 +357,13 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
     return rnd
 
 
-def pod_cut_results(event: Event, rounds: list[Round]) -> list[dict]:
+def pod_cut_results(event: Event, rounds: list[Round], rows: list[StandingRow] | None = None) -> list[dict]:
     """Each published stage of a pod event's top cut: who waited, who played each table and who went on (or
     won the final), by seed. Empty for 1v1 events (their matches are in the standings) and before a cut."""
     cut = [r for r in rounds if r.stage.startswith("top") and r.status != "draft"]
     if event.mode != "pods" or not cut:
         return []
-    seed_of = _cut_seeds(event, rounds)
+    seed_of = _cut_seeds(event, rounds, rows)
     out = []
     for rnd in cut:
         tables = []
