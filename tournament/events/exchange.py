@@ -338,8 +338,14 @@ def dump_event_json(document: dict) -> bytes:
 
 def load_event_json(data: bytes, max_bytes: int = MAX_EVENT_BYTES) -> dict:
     """Bytes of an event export -> its document, after checking the size, the format marker and the version."""
+    return load_export(data, FORMAT, VERSION, "event", max_bytes)
+
+
+def load_export(data: bytes, fmt: str, version_read: int, what: str, max_bytes: int) -> dict:
+    """Bytes of an export (`what`: "event", "series") -> its document, after checking the size, the format
+    marker and the version."""
     if len(data) > max_bytes:
-        raise ExchangeInputError(f"The file is {_mb(len(data))}; an event export may be at most {_mb(max_bytes)}.",
+        raise ExchangeInputError(f"The file is {_mb(len(data))}; {_an(what)} export may be at most {_mb(max_bytes)}.",
                                  kind="too_large")
     if not data.strip():
         raise ExchangeInputError("The file is empty. Choose a file made by \"Export JSON\".")
@@ -348,33 +354,37 @@ def load_event_json(data: bytes, max_bytes: int = MAX_EVENT_BYTES) -> dict:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ExchangeInputError("This is not an event export: the file is not UTF-8 JSON text. Choose a file "
+        raise ExchangeInputError(f"This is not {_an(what)} export: the file is not UTF-8 JSON text. Choose a file "
                                  "made by \"Export JSON\".", kind="wrong_format") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as e:
         raise ExchangeInputError(f"The file is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}). "
-                                 "Was it cut short or edited by hand? Export the event again.",
+                                 f"Was it cut short or edited by hand? Export the {what} again.",
                                  kind="wrong_format") from None
     except (RecursionError, ValueError):
-        raise ExchangeInputError("The file is not valid JSON. Export the event again.", kind="wrong_format") from None
+        raise ExchangeInputError(f"The file is not valid JSON. Export the {what} again.", kind="wrong_format") from None
     if not isinstance(document, dict):
-        raise ExchangeInputError("This is not an event export from this tournament manager: the file holds JSON "
+        raise ExchangeInputError(f"This is not {_an(what)} export from this tournament manager: the file holds JSON "
                                  "but not an export. Choose a file made by \"Export JSON\".", kind="wrong_format")
     marker = document.get("format")
-    if marker != FORMAT:
+    if marker != fmt:
         shown = "has no format marker" if marker is None else f"is marked {json.dumps(marker)[:60]}"
-        raise ExchangeInputError(f"This is not an event export from this tournament manager: the file {shown} "
-                                 f"(an export says \"format\": \"{FORMAT}\").", kind="wrong_format")
+        raise ExchangeInputError(f"This is not {_an(what)} export from this tournament manager: the file {shown} "
+                                 f"(an export says \"format\": \"{fmt}\").", kind="wrong_format")
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise ExchangeInputError(f"This event export has no valid version number; this program reads version "
-                                 f"{VERSION}.", kind="wrong_format")
-    if version > VERSION:
-        raise ExchangeInputError(f"This event export is version {version}, made by a newer version of the "
-                                 f"program; this one reads version {VERSION}. Update the program first.",
+        raise ExchangeInputError(f"This {what} export has no valid version number; this program reads version "
+                                 f"{version_read}.", kind="wrong_format")
+    if version > version_read:
+        raise ExchangeInputError(f"This {what} export is version {version}, made by a newer version of the "
+                                 f"program; this one reads version {version_read}. Update the program first.",
                                  kind="wrong_format")
     if version < 1:
-        raise ExchangeInputError(f"This event export has version {version}, which this program does not know; it "
-                                 f"reads version {VERSION}.", kind="wrong_format")
+        raise ExchangeInputError(f"This {what} export has version {version}, which this program does not know; it "
+                                 f"reads version {version_read}.", kind="wrong_format")
     return document
+
+
+def _an(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word

@@ -64,7 +64,7 @@ def _event_url(event_id: int) -> str:
     return f"/events/{event_id}"
 
 
-def _read_upload(form: UploadForm) -> bytes:
+def read_upload(form: UploadForm) -> bytes:
     form.file.data.stream.seek(0)       # a retried request reads the upload again
     return form.file.data.read()
 
@@ -85,7 +85,7 @@ def import_players_page(event_id: int):
         return render_template("exchange/import_players.html", **context), 400
     dry_run = request.form.get("action") == "preview"
     try:
-        result = import_players(event, g.user, _read_upload(form), dry_run=dry_run)
+        result = import_players(event, g.user, read_upload(form), dry_run=dry_run)
     except ImportRefused as e:
         start_over()
         return render_template("exchange/import_players.html", error=e.summary, problems=e.listed,
@@ -134,7 +134,7 @@ def import_event_page():
     if not form.validate_on_submit():
         return render_template("exchange/import_event.html", **context), 400
     try:
-        result = import_event(g.user, _read_upload(form))
+        result = import_event(g.user, read_upload(form))
     except ImportRefused as e:
         start_over()
         return render_template("exchange/import_event.html", error=e.summary, problems=e.listed,

@@ -341,6 +341,9 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     db.session.flush()
     if changed_fields:
         log(event, actor_name(user), "event.update", fields=changed_fields)
+    if "status" in changed_fields:
+        from ..series.operations import event_status_changed      # series builds on events
+        event_status_changed(event, actor_name(user))
     return event
 
 

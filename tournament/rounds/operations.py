@@ -379,6 +379,35 @@ def pod_cut_results(event: Event, rounds: list[Round], rows: list[StandingRow] |
     return out
 
 
+def cut_outcome(event: Event, rounds: list[Round] | None = None,
+                rows: list[StandingRow] | None = None) -> list[tuple[set[int], set[int], bool]]:
+    """Each published stage of the top cut as (everyone in it, waiting seeds too; who went on; whether it was the
+    final), pods and 1v1 alike: what a final placing needs."""
+    rounds = rounds_of(event) if rounds is None else rounds
+    if event.mode == "pods":
+        return [(set(s["waiting"]) | {p for t in s["tables"] for p in t["players"]},
+                 {t["winner"] for t in s["tables"] if t["winner"] is not None}, s["final"])
+                for s in pod_cut_results(event, rounds, rows)]
+    out = []
+    for rnd in (r for r in rounds if r.stage.startswith("top") and r.status != "draft"):
+        matches = [t for t in rnd.tables if t.kind == "match"]
+        winners = set()
+        for t in matches:
+            if t.result_state is not None:
+                try:
+                    winners.add(_match_winner(t))
+                except Refused:
+                    pass
+        out.append(({s.registration_id for t in rnd.tables for s in t.seats}, winners, len(matches) == 1))
+    return out
+
+
+def seeding_standings(event: Event) -> list[StandingRow]:
+    """The standings before any top cut (a 1v1 event's standings count its cut matches; its seeds do not)."""
+    tables = [t for t in _load_tables(event, finished_only=True) if not t.round.stage.startswith("top")]
+    return standings(event, tables)
+
+
 def event_stats(event: Event) -> dict:
     """Meta share, win rates by commander and seat, and top-cut conversion over the published rounds."""
     rounds = rounds_of(event)
@@ -552,6 +581,8 @@ def finish_event(event: Event, user: User) -> Event:
                       status=409)
     event.status = "finished"
     log(event, actor_name(user), "event.finish", rounds=len(rounds), decklists_public=bool(event.publish_decklists))
+    from ..series.operations import event_status_changed      # series builds on rounds
+    event_status_changed(event, actor_name(user))
     after_commit(backups.after_round, rounds[-1].number, "event-finished")
     return event
 

@@ -14,7 +14,7 @@ from .standings import archenemy_outcome
 NO_LIST = "(no decklist)"
 
 
-def _rate(wins: int, games: int) -> float:
+def rate(wins: int, games: int) -> float:
     return round(100 * wins / games, 1) if games else 0.0
 
 
@@ -61,24 +61,34 @@ def event_stats(games: Sequence[PodGame], matches: Sequence[DuelMatch], commande
         seat_row = by_seat.setdefault(seat, [0, 0])
         seat_row[0] += 1
         seat_row[1] += won
-    total = len(players)
-    out = {
-        "players": total,
-        "games": len(games) + len(matches),
-        "meta": [{"commander": c, "players": n, "share": _rate(n, total)}
-                 for c, n in sorted(meta.items(), key=lambda kv: (-kv[1], kv[0]))],
-        "commanders": [{"commander": c, "games": g, "wins": w, "win_rate": _rate(w, g)}
-                       for c, (g, w) in sorted(by_commander.items(), key=lambda kv: (-kv[1][0], kv[0]))],
-        "seats": [{"seat": s, "games": g, "wins": w, "win_rate": _rate(w, g)} for s, (g, w) in sorted(by_seat.items())],
-    }
+    conversion = None
     if cut is not None:
         made = set(cut)
-        conversion: dict[str, list[int]] = {}
+        conversion = {}
         for p in players:
             row = conversion.setdefault(deck_of[p], [0, 0])
             row[0] += 1
             row[1] += p in made
-        out["top_cut"] = {"players": len(made), "commanders": [
-            {"commander": c, "players": n, "in_cut": k, "conversion": _rate(k, n)}
-            for c, (n, k) in sorted(conversion.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))]}
+        conversion = (len(made), conversion)
+    return summary(len(players), len(games) + len(matches), meta, by_commander, by_seat, conversion)
+
+
+def summary(players: int, games: int, meta: Mapping[str, int], by_commander: Mapping[str, Sequence[int]],
+            by_seat: Mapping[int, Sequence[int]], conversion: tuple[int, Mapping[str, Sequence[int]]] | None) -> dict:
+    """The stats as the page, its charts and the export show them, from counts: players per commander,
+    [games, wins] per commander and per seat, and (players in the cut, [players, in the cut] per commander)."""
+    out = {
+        "players": players,
+        "games": games,
+        "meta": [{"commander": c, "players": n, "share": rate(n, players)}
+                 for c, n in sorted(meta.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "commanders": [{"commander": c, "games": g, "wins": w, "win_rate": rate(w, g)}
+                       for c, (g, w) in sorted(by_commander.items(), key=lambda kv: (-kv[1][0], kv[0]))],
+        "seats": [{"seat": s, "games": g, "wins": w, "win_rate": rate(w, g)} for s, (g, w) in sorted(by_seat.items())],
+    }
+    if conversion is not None:
+        made, rows = conversion
+        out["top_cut"] = {"players": made, "commanders": [
+            {"commander": c, "players": n, "in_cut": k, "conversion": rate(k, n)}
+            for c, (n, k) in sorted(rows.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))]}
     return out
