@@ -53,7 +53,31 @@ with app.app_context():
     table = rnd.tables[0]
     rounds.report_pod_result(table, [table.seats[0].registration_id], user=olga)
     db.session.commit()
-    print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code}))
+    from tournament.series import operations as series_ops
+    league = series_ops.create_series(olga, {"name": "Winter league", "points_table": "5, 3, 2, 1",
+                                             "attendance_points": 1})
+    for night in range(1, 4):
+        e = events.create_event(olga, {"name": f"League night {night}", "ruleset": "edh-2010",
+                                       "date": f"2026-11-{7 * night:02d}", "scoring_profile": "survival"})
+        for i in range(12):
+            pid = f"10{i}" if i % 3 else None
+            name = f"{first[(i + night * (i % 3 == 1)) % 8]} {last[i % 8]}" if i < 8 else f"Guest {night}-{i}"
+            events.check_in(events.register_player(e, {"name": name, **({"player_id": pid} if pid else {})},
+                                                   user=olga), olga)
+        for r in range(2):
+            rr = rounds.pair_next_round(e, olga, seed=night * 10 + r, override_decks=True)
+            rounds.publish_round(rr, olga)
+            rounds.start_round(rr, olga)
+            for t in rr.tables:
+                ids = [s.registration_id for s in t.seats]
+                rounds.report_pod_result(t, ids[(night + r) % len(ids):][:1], user=olga)
+            rounds.finish_round(rr, olga)
+        series_ops.add_event(league, olga, e.id)
+        rounds.finish_event(e, olga)
+    db.session.commit()
+    person = series_ops.series_standings(league)["rows"][0].person
+    print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code, "series": league.id,
+                      "person": person}))
 '''
 
 
@@ -141,7 +165,8 @@ def main() -> int:
     player_pages = {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket", "swap": f"/p/{code}/swap",
                     "tracker": f"/p/{code}/tracker"}
     staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
-                   "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff"}
+                   "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff",
+                   "series": f"/series/{data['series']}", "series-player": f"/series/{data['series']}/players/{data['person']}"}
     try:
         for size in ("phone", "laptop"):
             width, height = SIZES[size]
