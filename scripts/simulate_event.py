@@ -2,7 +2,7 @@
 """Run a whole event through the real operations on a fresh temporary database.
 
     .venv/bin/python scripts/simulate_event.py --players 64 --rounds 5 --mode pods [--pod-size 4]
-        [--top-cut N] [--seed S] [--names FILE] [--database URL] [--json]
+        [--top-cut N] [--leftover threes|fives|byes] [--seed S] [--names FILE] [--database URL] [--json]
 
 Results are random but plausible (seeded): in pods one to three players
 survive and everyone votes for another player at the table; in duels games
@@ -74,7 +74,7 @@ def simulate(args) -> dict:
         staff = create_user(f"sim-{rng.randrange(10**9)}", "simulation-password", "organizer")
         settings = {"name": f"Simulated {args.mode} event", "ruleset": "duel-cn" if args.mode == "duel" else "edh-2010",
                     "mode": args.mode, "pod_size": args.pod_size, "top_cut": args.top_cut,
-                    "cut_seating": args.cut_seating}
+                    "cut_seating": args.cut_seating, "leftover_policy": args.leftover}
         event = events.create_event(staff, settings)
         regs = [events.register_player(event, {"name": n}) for n in player_names(args.players, rng, args.names)]
         for reg in regs:
@@ -233,6 +233,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--top-cut", type=int, default=0, help="pods: 4, 7, 10, 13, 16 or 40; duel: 4 or 8")
     ap.add_argument("--cut-seating", choices=["seed", "choice"], default="seed")
+    ap.add_argument("--leftover", choices=["threes", "fives", "byes"], default="threes",
+                    help="pods that do not divide evenly: 3-pods (the default), 5-pods or byes")
     ap.add_argument("--names", default=None, help="a file with one player name per line")
     ap.add_argument("--pdf-dir", default=None, help="write every printable document here (printing feature)")
     ap.add_argument("--database", default=None, help="database URL (default: a fresh temporary SQLite file)")

@@ -226,3 +226,34 @@ def test_256_players_6_rounds_no_repeats():
     assert report.repeat_pairs == 0
     assert report.seat1_max <= 2
     assert max(report.pairing_seconds) < 2.0
+
+
+def test_a_swaps_cost_change_is_what_the_pods_cost_after_it_less_before():
+    """The search prices a swap from the pods' point sums; the totals recomputed from scratch must agree."""
+    import random as _random
+    from tournament.rounds.pairing.pods import _Search
+    rng = _random.Random(4)
+    for _ in range(30):
+        n = 4 * rng.randrange(2, 7) + rng.choice((0, 3))
+        pts = [rng.choice((0, 0.5, 1, 1.5, 3, 4.25)) for _ in range(n)]
+        met = [{} for _ in range(n)]
+        for _m in range(n):
+            a, b = rng.sample(range(n), 2)
+            met[a][b] = met[b][a] = met[a].get(b, 0) + 1
+        order = list(range(n))
+        rng.shuffle(order)
+        sizes = [4] * (n // 4) + ([3] if n % 4 else [])
+        pods, start = [], 0
+        for size in sizes:
+            pods.append(order[start:start + size])
+            start += size
+        search = _Search(pods, pts, met, [0] * n, None, 4)
+        for _s in range(20):
+            p, q = rng.sample(range(len(pods)), 2)
+            y, x = rng.choice(search.pods[p]), rng.choice(search.pods[q])
+            before = search.totals()
+            rd, sd = search.swap_delta(y, p, x, q)
+            search.swap(y, p, x, q)
+            after = search.totals()
+            assert after[0] - before[0] == rd
+            assert after[3] - before[3] == pytest.approx(sd, abs=1e-9)

@@ -28,6 +28,7 @@ from .models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultR
 from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
 from .pairing.inputs import entrants_for, table_history
+from .pairing.quiet import collection_paused
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
 from ..decks.brackets import bracket_rules
 from ..scoring import stats
@@ -217,27 +218,29 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     unready = unready_decks(event)
     if unready and not override_decks:
         raise UnreadyDecks(unready)
-    tables = _load_tables(event, finished_only=True)
-    entrants = entrants_for([(r.id, r.name) for r in players], standings(event, tables),
-                            table_history(tables, event.pod_size), event.pod_size)
     number = len(previous) + 1
     seed = secrets.randbits(62) if seed is None else seed
     rnd = Round(event_id=event.id, number=number, seed=seed, status="draft",
                 stage="pods" if event.mode == "pods" else "swiss")
     db.session.add(rnd)
     db.session.flush()
-    if event.mode == "pods":
-        if event.bracket_pods:
+    with collection_paused():
+        tables = _load_tables(event, finished_only=True)
+        entrants = entrants_for([(r.id, r.name) for r in players], standings(event, tables),
+                                table_history(tables, event.pod_size), event.pod_size)
+        if event.mode == "pods" and event.bracket_pods:
             result = pair_pods_in_brackets(entrants, player_brackets(players), pod_size=event.pod_size,
                                            leftover=event.leftover_policy, seed=seed, round_number=number)
-        else:
+        elif event.mode == "pods":
             result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
                                round_number=number)
+        else:
+            result = pair_swiss(entrants, seed=seed, round_number=number)
+    if event.mode == "pods":
         for pod in result.pods:
             _add_table(rnd, pod.table, "pod", pod.seats)
         bye_ids = list(result.byes)
     else:
-        result = pair_swiss(entrants, seed=seed, round_number=number)
         for match in result.matches:
             _add_table(rnd, match.table, "match", match.players)
         bye_ids = [result.bye] if result.bye is not None else []

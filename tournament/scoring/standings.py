@@ -49,7 +49,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
-from .domain import Bye, DuelMatch, PodGame, StandingRow
+from .domain import Bye, DuelMatch, PodGame, StandingRow, frozen_maker
 from .profiles import ScoringProfile, exact_number, get_profile, validate_prize_conditions
 
 
@@ -229,17 +229,18 @@ def pod_points(profile, game: PodGame, *, archenemy_win_points=ARCHENEMY_WIN_POI
     return {p: float(v) for p, v in _pod_points_exact(_pod_values(profile), game, arch).items()}
 
 
-def _seat_once(rnd: int, seated, players: Mapping[int, str], seen: set, table) -> None:
-    """Refuse a player who is not registered, or who plays twice in one round."""
+def _seat_once(rnd: int, seated, players: Mapping[int, str], seen: dict[int, set[int]], table) -> None:
+    """Refuse a player who is not registered, or who plays twice in one round (`seen`: round -> seated)."""
+    in_round = seen.get(rnd)
+    if in_round is None:
+        in_round = seen[rnd] = set()
     for pid in seated:
-        if pid not in players:
+        if pid not in players or pid in in_round:
             where = f"round {rnd}, table {table}" if table is not None else f"round {rnd} (bye)"
-            raise ValueError(f"Player {pid} at {where} is not among the event's players.")
-        k = (rnd, pid)
-        if k in seen:
-            where = f"round {rnd}, table {table}" if table is not None else f"round {rnd} (bye)"
+            if pid not in players:
+                raise ValueError(f"Player {pid} at {where} is not among the event's players.")
             raise ValueError(f"Player {pid} appears twice in round {rnd} (again at {where}).")
-        seen.add(k)
+        in_round.add(pid)
 
 
 def _count_record(g: PodGame, wins: dict, losses: dict, draws: dict) -> None:
@@ -287,7 +288,7 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
     draws = dict.fromkeys(players, 0)
     bye_count = dict.fromkeys(players, 0)
     agreed = dict.fromkeys(players, 0)          # intentional draws
-    seen: set[tuple[int, int]] = set()
+    seen: dict[int, set[int]] = {}
     scored = []
     for g in games:
         validate_pod_game(g)
@@ -330,6 +331,7 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
     key = keys.__getitem__
 
     rows = []
+    make_row = frozen_maker(StandingRow)       # rank, player, points, tiebreakers, record, votes, games, name, ...
     for rank, p in enumerate(sorted(players, key=key), 1):
         shown = {t: (opp_shown[p] if t == "OPP" else votes[p]) for t in names}
         if profile.record == "survived":
@@ -340,9 +342,8 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
                 record += f" ({agreed[p]} intentional)"
         if bye_count[p]:
             record += f", {_plural(bye_count[p], 'bye')}"
-        rows.append(StandingRow(rank=rank, player=p, points=float(total[p]), tiebreakers=shown, record=record,
-                                votes=votes[p], games=played[p], name=players[p], byes=bye_count[p],
-                                random_order=places[p]))
+        rows.append(make_row(rank, p, float(total[p]), shown, record, votes[p], played[p], players[p], bye_count[p],
+                             places[p]))
     return rows
 
 
@@ -388,7 +389,7 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
     bw, bl, bd = profile.bye_record
     bye_mp, bye_gp, bye_games = profile.exact("bye"), bw * gw + bl * gl + bd * gd, bw + bl + bd
 
-    seen: set[tuple[int, int]] = set()
+    seen: dict[int, set[int]] = {}
     mp: dict[int, object] = dict.fromkeys(players, 0)
     gp: dict[int, object] = dict.fromkeys(players, 0)
     games_played = dict.fromkeys(players, 0)       # games, byes included (2 each), for GW%
@@ -481,12 +482,11 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
 
     names = [t for t in profile.tiebreakers if t != "random"]
     rows = []
+    make_row = frozen_maker(StandingRow)
     for rank, p in enumerate(sorted(players, key=key), 1):
-        rows.append(StandingRow(
-            rank=rank, player=p, points=float(mp[p]),
-            tiebreakers={t: shown[t][p] for t in names},
-            record=f"{wins[p]}-{losses[p]}-{draws[p]}", votes=0, games=matches_played[p],
-            name=players[p], byes=bye_count[p], random_order=places[p]))
+        rows.append(make_row(rank, p, float(mp[p]), {t: shown[t][p] for t in names},
+                             f"{wins[p]}-{losses[p]}-{draws[p]}", 0, matches_played[p], players[p], bye_count[p],
+                             places[p]))
     return rows
 
 

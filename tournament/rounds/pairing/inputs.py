@@ -5,10 +5,10 @@ Pure and duck-typed: a table is anything with `kind` ("pod", "match" or "bye") a
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from ...scoring.domain import frozen_maker
 from .domain import Entrant
 
 MAX_SEATS = 6
@@ -42,12 +42,12 @@ def table_history(tables: Iterable, pod_size: int) -> History:
                 sat[s.seat - 1] += 1
             met = opponents.get(me)
             if met is None:
-                opponents[me] = {other: 1 for other in ids if other != me}
+                met = opponents[me] = dict.fromkeys(ids, 1)
             else:
                 seen = met.get
                 for other in ids:
-                    if other != me:
-                        met[other] = seen(other, 0) + 1
+                    met[other] = seen(other, 0) + 1
+            del met[me]
             if off_size:
                 odd[me] = odd.get(me, 0) + 1
     return h
@@ -64,27 +64,9 @@ def entrants_for(players: Sequence[tuple[int, str]], rows: Iterable, history: Hi
         points[row.player] = row.points
     opponents, seats, byes, odd = history.opponents, history.seats, history.byes, history.odd_pods
     none: dict[int, int] = {}
-    make = _entrant_maker()
+    make = frozen_maker(Entrant)
     out = [make(pid, points.get(pid, 0.0), rank.get(pid, 0), opponents.get(pid, none),
                 tuple(seats[pid][:pod_size + 1]) if pid in seats else (), byes.get(pid, 0), name, odd.get(pid, 0))
            for pid, name in players]
     out.sort(key=lambda e: (e.rank or 10**9, e.id))
     return out
-
-
-_FIELDS = ("id", "points", "rank", "opponents", "seats", "byes", "name", "odd_pods")
-
-
-def _entrant_maker():
-    """Entrant(...) sets each field through object.__setattr__ (it is frozen): for 16,384 players that is a
-    tenth of a second. Filling the instance's dict directly gives the same object; if the fields ever
-    change, the plain constructor is used."""
-    if tuple(f.name for f in dataclasses.fields(Entrant)) != _FIELDS:
-        return lambda *values: Entrant(*values)
-    new = object.__new__
-
-    def make(*values) -> Entrant:
-        entrant = new(Entrant)
-        entrant.__dict__.update(zip(_FIELDS, values))
-        return entrant
-    return make

@@ -62,6 +62,7 @@ seed, with the same seat rules.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
 import math
 import random
 from typing import Iterable, Sequence
@@ -217,15 +218,13 @@ def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random, 
     n = len(order)
     pts = [float(e.points) for e in order]
     index = {e.id: i for i, e in enumerate(order)}
-    met: list[dict[int, int]] = [{} for _ in range(n)]
-    for i, e in enumerate(order):
-        for oid, count in e.opponents.items():
-            j = index.get(oid)
-            if j is None or j == i or count <= 0:
-                continue
-            if met[i].get(j, 0) < count:
-                met[i][j] = count
-                met[j][i] = count
+    met: list[dict[int, int]] = [{index[oid]: count for oid, count in e.opponents.items()
+                                  if count > 0 and oid in index and oid != e.id} for e in order]
+    for i, row in enumerate(met):            # as often as either side says (the app's history is symmetric)
+        for j, count in row.items():
+            other = met[j]
+            if other.get(i, 0) < count:
+                other[i] = count
     seat1 = [e.seats[0] if e.seats else 0 for e in order]
 
     pods = _chunks(list(range(n)), sizes)
@@ -268,6 +267,7 @@ class _Search:
         self.seat1 = seat1
         self.odd = odd or [0] * len(pts)
         self.is_odd = [len(pod) != pod_size for pod in pods]
+        self.pod_sum = [sum(pts[i] for i in pod) for pod in pods]
         self.pod_of = [0] * len(pts)
         for k, pod in enumerate(pods):
             for i in pod:
@@ -279,30 +279,28 @@ class _Search:
 
     # -- costs
     def swap_delta(self, y: int, p: int, x: int, q: int) -> tuple[int, float]:
-        """(repeat cost change, points spread change) when y (in pod p) and x (in pod q) trade places."""
+        """(repeat cost change, points spread change) when y (in pod p) and x (in pod q) trade places.
+
+        The spread change from the pods' point sums: over the others o of pod p, (px - po)^2 - (py - po)^2 is
+        (px - py)(px + py - 2 po), so it sums to (px - py)((k - 1)(px + py) - 2 (sum of p - py)); and so for q."""
         met, pts = self.met, self.pts
         my, mx = met[y], met[x]
         py, px = pts[y], pts[x]
         rd = 0
-        sd = 0.0
-        for o in self.pods[p]:
-            if o == y:
-                continue
-            a = mx.get(o, 0)
-            b = my.get(o, 0)
-            if a or b:
+        pod_p, pod_q = self.pods[p], self.pods[q]
+        for o in pod_p:
+            if o != y and (o in mx or o in my):
+                a = mx.get(o, 0)
+                b = my.get(o, 0)
                 rd += (a + 1) * (a + 1) - (b + 1) * (b + 1)
-            po = pts[o]
-            sd += (px - po) * (px - po) - (py - po) * (py - po)
-        for o in self.pods[q]:
-            if o == x:
-                continue
-            a = my.get(o, 0)
-            b = mx.get(o, 0)
-            if a or b:
+        for o in pod_q:
+            if o != x and (o in my or o in mx):
+                a = my.get(o, 0)
+                b = mx.get(o, 0)
                 rd += (a + 1) * (a + 1) - (b + 1) * (b + 1)
-            po = pts[o]
-            sd += (py - po) * (py - po) - (px - po) * (px - po)
+        diff, both = px - py, px + py
+        sums = self.pod_sum
+        sd = diff * ((len(pod_p) - 1) * both - 2 * (sums[p] - py)) - diff * ((len(pod_q) - 1) * both - 2 * (sums[q] - px))
         return rd, sd
 
     def odd_delta(self, y: int, p: int, x: int, q: int) -> int:
@@ -334,6 +332,9 @@ class _Search:
         pod_p, pod_q = self.pods[p], self.pods[q]
         pod_p[pod_p.index(y)] = x
         pod_q[pod_q.index(x)] = y
+        moved = self.pts[x] - self.pts[y]
+        self.pod_sum[p] += moved
+        self.pod_sum[q] -= moved
         self.pod_of[x] = p
         self.pod_of[y] = q
 
@@ -360,20 +361,26 @@ class _Search:
         odd = sum(self.odd[i] for k, pod in enumerate(self.pods) if self.is_odd[k] for i in pod)
         return rep, odd, sum(self.pressure(pod) for pod in self.pods), spread
 
-    def _rings(self, p: int):
+    def _rings(self, p: int, among: list[int] | None = None):
         """Pods around p in widening windows (1, 2, 4, ... pods up and down, up to the whole field).
 
-        Yields, per window, only the pods not yielded before, nearest first.
+        Yields, per window, only the pods not yielded before, nearest first (of two as near, the one above);
+        with `among` (a sorted list of pods), only those.
         """
         n_pods = len(self.pods)
         done, width = 0, 1
         while True:
-            window = []
-            for d in range(done + 1, width + 1):
-                if p - d >= 0:
-                    window.append(p - d)
-                if p + d < n_pods:
-                    window.append(p + d)
+            if among is None:
+                window = []
+                for d in range(done + 1, width + 1):
+                    if p - d >= 0:
+                        window.append(p - d)
+                    if p + d < n_pods:
+                        window.append(p + d)
+            else:
+                near = among[bisect_left(among, p - width):bisect_left(among, p - done)] + \
+                    among[bisect_right(among, p + done):bisect_right(among, p + width)]
+                window = sorted(near, key=lambda q: (abs(q - p), q > p))
             if window:
                 yield window
             done = width
@@ -394,10 +401,11 @@ class _Search:
             if not improved:
                 return
 
-    def _swap_nearest(self, p: int, options) -> int | None:
+    def _swap_nearest(self, p: int, options, among: list[int] | None = None) -> int | None:
         """Make the cheapest swap for pod p that `options(q)` offers (a list of (cost, y in p, x in q)), from
-        the nearest window of pods that offers any; the first of equal costs wins. The pod swapped with."""
-        for window in self._rings(p):
+        the nearest window of pods that offers any; the first of equal costs wins. The pod swapped with.
+        `among`: the only pods that can offer any (sorted), when the caller knows them."""
+        for window in self._rings(p, among):
             best = None
             for q in window:
                 for option in options(q):
@@ -452,14 +460,17 @@ class _Search:
     def balance_seat1(self) -> None:
         seat1, cap = self.seat1, self.cap
         lows = [sum(1 for o in pod if seat1[o] < cap) for pod in self.pods]    # players below the cap per pod
+        givers = [q for q, low in enumerate(lows) if low >= 2]                # pods that can give one
         for p in range(len(self.pods)):
             if not lows[p]:
-                q = self._fix_seat1(p, lows)
+                q = self._fix_seat1(p, lows, givers)
                 if q is not None:
                     lows[p] += 1
                     lows[q] -= 1
+                    if lows[q] < 2:
+                        del givers[bisect_left(givers, q)]
 
-    def _fix_seat1(self, p: int, lows: list[int]) -> int | None:
+    def _fix_seat1(self, p: int, lows: list[int], givers: list[int] | None = None) -> int | None:
         """Bring into pod p (everybody at the cap) a player below the cap from a pod that has two."""
         seat1, cap = self.seat1, self.cap
         none: list = []
@@ -468,14 +479,15 @@ class _Search:
             if lows[q] < 2:
                 return none                   # pod q would be the one under pressure instead
             out = []
+            same_size = self.is_odd[p] == self.is_odd[q]          # then a swap cannot change the odd-pod cost
             for x in self.pods[q]:
                 if seat1[x] < cap:
                     for y in self.pods[p]:
                         rd, sd = self.swap_delta(y, p, x, q)
-                        if rd <= 0 and self.odd_delta(y, p, x, q) <= 0:
+                        if rd <= 0 and (same_size or self.odd_delta(y, p, x, q) <= 0):
                             out.append((rd * REPEAT_WEIGHT + sd, y, x))
             return out
-        return self._swap_nearest(p, options)
+        return self._swap_nearest(p, options, givers)
 
     # -- step 6: points spread between neighbouring pods
     def polish(self, reach: int = 1, max_passes: int = 2) -> None:
@@ -565,6 +577,7 @@ class _Search:
                 best = (rep, odd, press, spread)
                 best_pods = [pod[:] for pod in self.pods]
         self.pods = best_pods
+        self.pod_sum = [sum(self.pts[i] for i in pod) for pod in best_pods]
         for k, pod in enumerate(self.pods):
             for i in pod:
                 self.pod_of[i] = k
@@ -574,6 +587,30 @@ class _Search:
 
 def _seat_count(entrant: Entrant, seat: int) -> int:
     return entrant.seats[seat] if seat < len(entrant.seats) else 0
+
+
+_BEST_ORDERS: dict[tuple, tuple[int, ...]] = {}     # seat counts of a pod's members (in seating order) -> order
+_BEST_ORDERS_MAX = 200_000
+
+
+def _best_order(counts: list[list[int]], k: int) -> tuple[int, ...]:
+    """The best seat order for these seat counts (see _assign_seats). Seat 1 goes to one of those who had it
+    least, so only orders starting with them can win; taken in the same order as permutations(range(k)), the
+    first best order is the same. A pure function of the counts: a round's many pods with the same counts
+    share one search."""
+    fewest = min(counts[i][0] for i in range(k))
+    best_key, best_perm = None, None
+    for first in range(k):
+        if counts[first][0] != fewest:
+            continue
+        rest = [i for i in range(k) if i != first]
+        for tail in itertools.permutations(rest):
+            perm = (first, *tail)
+            c = [counts[i][s] for s, i in enumerate(perm)]
+            key = (c[0], max(c), sum((v + 1) * (v + 1) for v in c))
+            if best_key is None or key < best_key:
+                best_key, best_perm = key, perm
+    return best_perm
 
 
 def _assign_seats(group: list[Entrant], rng: random.Random) -> list[Entrant]:
@@ -589,20 +626,12 @@ def _assign_seats(group: list[Entrant], rng: random.Random) -> list[Entrant]:
     counts = [list(e.seats[:k]) + [0] * (k - len(e.seats)) if len(e.seats) < k else list(e.seats[:k])
               for e in members]
     if k <= MAX_PERMUTED_POD:
-        # Seat 1 goes to one of those who had it least, so only orders starting with them can win; taken in
-        # the same order as permutations(range(k)), the first best order is the same.
-        fewest = min(counts[i][0] for i in range(k))
-        best_key, best_perm = None, None
-        for first in range(k):
-            if counts[first][0] != fewest:
-                continue
-            rest = [i for i in range(k) if i != first]
-            for tail in itertools.permutations(rest):
-                perm = (first, *tail)
-                c = [counts[i][s] for s, i in enumerate(perm)]
-                key = (c[0], max(c), sum((v + 1) * (v + 1) for v in c))
-                if best_key is None or key < best_key:
-                    best_key, best_perm = key, perm
+        key = tuple(map(tuple, counts))
+        best_perm = _BEST_ORDERS.get(key)
+        if best_perm is None:
+            if len(_BEST_ORDERS) > _BEST_ORDERS_MAX:
+                _BEST_ORDERS.clear()
+            best_perm = _BEST_ORDERS[key] = _best_order(counts, k)
         return [members[i] for i in best_perm]
     seated: list[Entrant] = []
     left = list(range(k))

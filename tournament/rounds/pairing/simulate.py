@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from ...scoring import get_profile, mtr_standings, pod_standings
 from ...scoring.domain import Bye, DuelMatch, PodGame
 from .domain import Entrant, PodPairing, SwissPairing
+from .quiet import collection_paused
 from .inputs import entrants_for, table_history
 from .pods import pair_pods
 from .swiss import pair_swiss
@@ -205,16 +206,17 @@ def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int =
             for p in new_players(late[rnd], rng, next_id):
                 players[p.id] = p
             next_id += late[rnd]
-        started = time.perf_counter()
-        field_ = app_entrants(report, players, mode, pod_size, seed) if app_inputs else entrants(players)
-        report.input_seconds.append(time.perf_counter() - started)
         round_seed = seed * 1000 + rnd
-        started = time.perf_counter()
-        if mode == "pods":
-            pairing = pair_pods(field_, pod_size=pod_size, leftover=leftover, seed=round_seed, round_number=rnd)
-        else:
-            pairing = pair_swiss(field_, seed=round_seed, round_number=rnd)
-        report.pairing_seconds.append(time.perf_counter() - started)
+        with collection_paused():               # as the app pairs a round
+            started = time.perf_counter()
+            field_ = app_entrants(report, players, mode, pod_size, seed) if app_inputs else entrants(players)
+            report.input_seconds.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            if mode == "pods":
+                pairing = pair_pods(field_, pod_size=pod_size, leftover=leftover, seed=round_seed, round_number=rnd)
+            else:
+                pairing = pair_swiss(field_, seed=round_seed, round_number=rnd)
+            report.pairing_seconds.append(time.perf_counter() - started)
         report.pairings.append(pairing)
         if mode == "pods":
             report.pod_sizes[rnd] = [len(p.seats) for p in pairing.pods]
