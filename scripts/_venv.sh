@@ -16,3 +16,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 export FLASK_APP=wsgi
+# the translations' compiled catalogs (tournament/translations/*/LC_MESSAGES/messages.mo, not committed)
+.venv/bin/python scripts/translations.py compile >/dev/null

@@ -29,6 +29,10 @@ PG_URL = database_url_from_env(os.environ.get("TEST_DATABASE_URL"))
 os.environ["INSTANCE_PATH"] = tempfile.mkdtemp(prefix="edh-tests-instance-")
 os.environ["TZ"] = "UTC"           # a new event takes the machine's zone: the tests' machine is on UTC
 
+from tournament.i18n import compile_catalogs  # noqa: E402
+
+compile_catalogs()                 # as scripts/test does: a suite run alone still reads today's catalogs
+
 
 def _make_app(uri: str, tmp_path: Path):
     class Config(TestingConfig):

@@ -53,6 +53,8 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .web import register_error_handlers, register_health
 
     app.before_request(load_user)
+    from . import i18n
+    i18n.init_app(app)
     from .events.operations import may_manage
     app.context_processor(lambda: {"current_user": g.get("user"), "manages": lambda e: may_manage(g.get("user"), e)})
     for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, exchange_views.bp, api_bp, rounds_views.bp,

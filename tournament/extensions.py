@@ -1,4 +1,5 @@
 """Flask extensions, created once and bound in create_app()."""
+from flask_babel import Babel
 from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -20,6 +21,7 @@ db = SQLAlchemy(metadata=MetaData(naming_convention=NAMING_CONVENTION))
 migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
+babel = Babel()
 limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=False)   # see tournament.throttle
 
 

@@ -217,8 +217,11 @@ VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half ho
 
 
 def _etag(version: int) -> str:
+    """The page's version for this viewer, in this viewer's language."""
+    from .i18n import current_language
     user = g.get("user")
-    return f"v{version}-u{user.id if user is not None else 0}-t{int(time.time() // VERSION_PERIOD)}"
+    return (f"v{version}-u{user.id if user is not None else 0}-{current_language()}"
+            f"-t{int(time.time() // VERSION_PERIOD)}")
 
 
 def whole_number(raw, digits: int = 6) -> int | None:
@@ -261,6 +264,7 @@ def polled(version_of, shared: bool = False):
             if response.status_code == 200:
                 response.set_etag(tag, weak=True)
                 response.headers.setdefault("Cache-Control", "no-cache")
+                response.vary.update(("Accept-Language", "Cookie"))
             return response
         return wrapped
     return decorate

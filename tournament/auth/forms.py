@@ -1,5 +1,6 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, StringField
+from wtforms import SelectField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 
@@ -20,3 +21,7 @@ class PasswordForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     """A button that changes something: the CSRF token is its only input."""
+
+
+class LanguageForm(FlaskForm):
+    language = SelectField(_l("Language"), choices=[], validate_choice=False)

@@ -23,6 +23,7 @@ class User(db.Model):
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
     session_version = sa.Column(sa.Integer, nullable=False, default=1, server_default="1")  # bump: every session ends
     disabled_at = sa.Column(sa.DateTime(timezone=True), nullable=True)     # set: no login, no session, no token
+    language = sa.Column(sa.String(10), nullable=True)     # tournament.i18n.LANGUAGES; NULL: as the page chooses
 
     __table_args__ = (sa.CheckConstraint("role in ('organizer', 'judge')", name="role"),)
 

@@ -156,3 +156,15 @@ def authenticate(name: str, password: str, address: str) -> User:
         raise Refused("This account is disabled. Ask the organizer to enable it again.", status=403)
     throttle.forget("login", name.casefold(), address)
     return user
+
+
+def set_language(user: User, code) -> User:
+    """A staff member's own language for every page (empty: as the page chooses: switcher, browser, event)."""
+    from ..i18n import LANGUAGES
+    if code in (None, ""):
+        user.language = None
+        return user
+    if code not in LANGUAGES:
+        raise Refused("Choose one of the languages listed.", field="language")
+    user.language = code
+    return user

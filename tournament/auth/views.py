@@ -1,12 +1,15 @@
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 
 from ..errors import Refused
-from ..web import form_failed, refuse_into, staff_required
+from ..events.forms import options
+from ..i18n import LANGUAGES
+from ..web import EXPIRED, form_failed, refuse_into, staff_required
 from .access import begin_session
-from .forms import ConfirmForm, LoginForm, PasswordForm
-from .operations import authenticate, change_password, end_sessions
+from .forms import ConfirmForm, LanguageForm, LoginForm, PasswordForm
+from .operations import authenticate, change_password, end_sessions, set_language
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -59,8 +62,26 @@ def account():
             return redirect(url_for("auth.account"))
     elif request.method == "POST":
         status = form_failed(form)
-    page = render_template("auth/account.html", form=form, everywhere_form=ConfirmForm(formdata=None))
+    page = render_template("auth/account.html", form=form, everywhere_form=ConfirmForm(formdata=None),
+                           language_form=_language_form(formdata=None))
     return page, status
+
+
+def _language_form(**kwargs) -> LanguageForm:
+    form = LanguageForm(**kwargs, language=g.user.language or "")
+    form.language.choices = options([("", _("As the page chooses (switcher, browser)")), *LANGUAGES.items()])
+    return form
+
+
+@bp.post("/account/language")
+@staff_required
+def account_language():
+    form = _language_form()
+    if not form.validate_on_submit():
+        raise Refused(EXPIRED)
+    set_language(g.user, form.language.data)
+    flash(_("Language saved: every page you open shows it."))
+    return redirect(url_for("auth.account"))
 
 
 @bp.post("/logout-everywhere")

@@ -51,6 +51,7 @@ class Event(db.Model):
     variant = sa.Column(sa.String(20), nullable=False, default="none", server_default="none")  # VARIANTS
     archenemy_win_points = sa.Column(sa.Integer, nullable=False, default=3, server_default="3")
     team_win_points = sa.Column(sa.Integer, nullable=False, default=1, server_default="1")
+    language = sa.Column(sa.String(10), nullable=True)         # public pages and printouts; NULL: English
     series_id = sa.Column(sa.Integer, sa.ForeignKey("series.id", ondelete="SET NULL"), nullable=True,
                           index=True)                                           # a league this event counts in
     standings_seed = sa.Column(sa.BigInteger, nullable=False, default=0)           # the last tiebreaker's order
