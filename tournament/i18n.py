@@ -108,8 +108,9 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=select_locale)
     app.after_request(remember_choice)
+    from .decks.messages import finding_text
     app.context_processor(lambda: {"LANGUAGES": LANGUAGES, "current_language": current_language,
-                                   "switch_url": switch_url, "html_lang": html_lang})
+                                   "switch_url": switch_url, "html_lang": html_lang, "finding_text": finding_text})
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:
