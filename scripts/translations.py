@@ -26,7 +26,7 @@ from tournament.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs  # noqa: E
 
 LOCALES = [code for code in LANGUAGES if code != "en"]
 METHODS = [("tournament/**.py", "python"), ("templates/**.html", "jinja2")]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None, "_n": (1, 2),
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None, "_n": (1, 2),
             "lazy_ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
