@@ -6,7 +6,7 @@
     .venv/bin/python scripts/translations.py check         list messages without a translation (exit 1)
     .venv/bin/python scripts/translations.py compile       write the .mo files (scripts/run and scripts/test do)
 
-In F.json a plural message is keyed by its singular and gives a list per language (Japanese and Chinese: one
+In F.json a message with a context (pgettext) is keyed "context|msgid"; a plural message is keyed by its singular and gives a list per language (Japanese and Chinese: one
 form; Czech: one, few, other).
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tournament.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs  # noqa: E
 LOCALES = [code for code in LANGUAGES if code != "en"]
 METHODS = [("tournament/**.py", "python"), ("templates/**.html", "jinja2")]
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None, "_n": (1, 2),
-            "lazy_ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+            "lazy_ngettext": (1, 2), "pgettext": ((1, "c"), 2), "lazy_pgettext": ((1, "c"), 2)}
 
 
 def extract() -> Catalog:
@@ -77,6 +77,8 @@ def fill(path: str) -> None:
             if not message.id:
                 continue
             key = message.id[0] if isinstance(message.id, tuple) else message.id
+            if message.context:
+                key = f"{message.context}|{key}"          # a message with a context: "context|msgid" in F.json
             text = (data.get(key) or {}).get(locale)
             if not text:
                 continue

@@ -101,8 +101,8 @@ def test_every_message_has_a_translation_in_every_language():
 def test_the_catalogs_hold_exactly_the_messages_of_the_code_and_templates():
     """A message added, changed or removed in the code without `scripts/translations.py update` fails here."""
     tool = _catalog_tool()
-    wanted = {m.id for m in tool.extract() if m.id}
+    wanted = {(m.context, m.id) for m in tool.extract() if m.id}
     for locale in tool.LOCALES:
-        have = {m.id for m in tool.load(locale) if m.id}
+        have = {(m.context, m.id) for m in tool.load(locale) if m.id}
         assert sorted(map(str, wanted - have))[:10] == [], f"{locale}: new messages not in the catalog"
         assert sorted(map(str, have - wanted))[:10] == [], f"{locale}: messages no longer used"

@@ -20,6 +20,46 @@ _ALIASES = {"en": "en", "ja": "ja", "cs": "cs", "zh": "zh_Hans", "zh_hans": "zh_
             "zh_sg": "zh_Hans", "zh_hans_cn": "zh_Hans", "cz": "cs", "jp": "ja"}
 
 
+def N_(text: str) -> str:
+    """Marks a message for the catalogs where it is not translated yet (data texts, pure modules)."""
+    return text
+
+
+# The texts of tournament/data/ files (ruleset, scoring and prize names and descriptions, bracket names, draw
+# kinds) that pages and printouts show in the reader's language when the data says exactly this; a text the
+# organizer or a changed file wrote shows as written.
+DATA_TEXTS = frozenset((
+    N_("EDH (2010 rules)"), N_("EDH (Czech rules)"), N_("1v1 EDH (Chinese rules)"), N_("Commander (today's rules)"),
+    N_("seed 000: Japanese EDH rules, 2009-2010"), N_("seed 001: Czech EDH rules"),
+    N_("seed 002: Chinese 1v1 EDH rules"), N_("today's Commander rules"),
+    N_("Survival"), N_("Democratic victory"), N_("cEDH (win / draw)"), N_("Magic Tournament Rules (1v1 Swiss)"),
+    N_("Each game, every player who is still alive at the end (or when time is called) scores 2 points. Nothing "
+       "else scores; there are no votes."),
+    N_("Each game, every player who is still alive at the end (or when time is called) scores 2 points. After the "
+       "game every player votes for the one other player at the table who made the game most fun; each vote "
+       "received is worth 1 point. Prizes go by points."),
+    N_("A game with exactly one player left alive is a win for that player: 5 points; the others at the table "
+       "lose and score 0. A game that ends with two or more players alive (time was called) or with nobody alive "
+       "is a draw: every player at the table scores 1 point, including those eliminated earlier."),
+    N_("Each 1v1 match is best of three. The player who wins more games wins the match (2-0, 2-1, or 1-0 when "
+       "time is called); equal game wins is a draw (1-1, 0-0, 1-1-1). A match win scores 3 match points, a draw "
+       "1, a loss 0. A bye is a match win 2-0."),
+    N_("Most combat damage dealt in one turn"), N_("Most mana in the mana pool at once"),
+    N_("Won by general damage"), N_("Most mana spent on the general"),
+    N_("Exhibition"), N_("Core"), N_("Upgraded"), N_("Optimized"),
+    N_("Time called"), N_("Intentional draw"), N_("Draw by board state"),
+))
+
+
+def data_text(text):
+    """A data file's text in the reader's language when the data says exactly one of DATA_TEXTS; anything an
+    organizer typed (or a changed file) as written."""
+    if isinstance(text, str) and text in DATA_TEXTS:
+        from flask_babel import gettext
+        return gettext(text)
+    return text
+
+
 def language_code(value) -> str | None:
     """'ja', 'ja-JP', 'zh-Hans', 'zh_CN', 'cs-CZ' ... -> one of LANGUAGES, or None."""
     if not isinstance(value, str) or not value or len(value) > 20:
@@ -54,6 +94,17 @@ def _event_language() -> str | None:
     except Exception:   # a broken URL is the view's to report, not the language's
         return None
     return None
+
+
+def language_hint() -> str:
+    """The request's language as far as it is known without the database: its code, or "event" when the
+    event's default decides (a polled page's tag: that default changes only with the event's version)."""
+    if g.get("print_language"):
+        return g.print_language
+    user = g.get("user")
+    return (language_code(request.args.get("lang"))
+            or (language_code(getattr(user, "language", None)) if user is not None else None)
+            or language_code(request.cookies.get(COOKIE)) or browser_language() or "event")
 
 
 def select_locale() -> str:
@@ -108,9 +159,11 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=select_locale)
     app.after_request(remember_choice)
-    from .decks.messages import finding_text
+    from .decks.messages import bracket_name, bracket_reasons, finding_text
     app.context_processor(lambda: {"LANGUAGES": LANGUAGES, "current_language": current_language,
-                                   "switch_url": switch_url, "html_lang": html_lang, "finding_text": finding_text})
+                                   "switch_url": switch_url, "html_lang": html_lang, "finding_text": finding_text,
+                                   "bracket_name": bracket_name, "bracket_reasons": bracket_reasons})
+    app.add_template_filter(data_text, "data_text")
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:

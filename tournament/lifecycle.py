@@ -23,17 +23,18 @@ import time
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_app_context, has_request_context, request, session
+from flask_babel import lazy_gettext as _l
 
 from .extensions import db
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 ATTEMPTS = 5
-CONFLICT_MESSAGE = ("This conflicts with a change made at the same moment by someone else. "
-                    "Reload the page to see it, then try again.")
-BUSY_MESSAGE = "The server is busy with other changes right now. Wait a moment and try again."
-UNAVAILABLE_MESSAGE = ("The database cannot be reached right now. Wait a moment and try again; "
-                       "staff: check that the database server is running.")
-BAD_VALUE_MESSAGE = "A value in the request is too long or out of range for what it describes."
+CONFLICT_MESSAGE = _l("This conflicts with a change made at the same moment by someone else. "
+                      "Reload the page to see it, then try again.")
+BUSY_MESSAGE = _l("The server is busy with other changes right now. Wait a moment and try again.")
+UNAVAILABLE_MESSAGE = _l("The database cannot be reached right now. Wait a moment and try again; "
+                         "staff: check that the database server is running.")
+BAD_VALUE_MESSAGE = _l("A value in the request is too long or out of range for what it describes.")
 
 _LOCK_WORDS = ("database is locked", "database table is locked", "database schema has changed")
 _RETRY_SQLSTATES = {"40001", "40P01", "55P03"}      # serialization failure, deadlock, lock not available
@@ -119,7 +120,7 @@ def _refusal_for(kind: str):
     from .web import error_response
     status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
                        "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
-    response = current_app.make_response(error_response(message, status))
+    response = current_app.make_response(error_response(str(message), status))
     if status in (409, 503):
         response.headers["Retry-After"] = "2"
     return current_app.finalize_request(response, from_error_handler=True)

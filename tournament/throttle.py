@@ -24,6 +24,7 @@ import time
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from flask import current_app, g, has_request_context, request, session
+from flask_babel import gettext as _, lazy_gettext as _l
 from limits import parse_many
 from limits.storage import Storage
 
@@ -38,11 +39,11 @@ DEFAULT_LIMITS = {
     "decklist": "10/10minutes;40/hour",
 }
 WORDS = {
-    "wrong_code": "Too many wrong access codes from this network.",
-    "login": "Too many log-in tries for this name from this network.",
-    "registration_address": "Too many registrations from this network.",
-    "registration_event": "This event is taking too many registrations at once.",
-    "decklist": "You have sent your decklist many times in a short while.",
+    "wrong_code": _l("Too many wrong access codes from this network."),
+    "login": _l("Too many log-in tries for this name from this network."),
+    "registration_address": _l("Too many registrations from this network."),
+    "registration_event": _l("This event is taking too many registrations at once."),
+    "decklist": _l("You have sent your decklist many times in a short while."),
 }
 KNOWN_CODES = 8      # code hashes a browser's session remembers
 
@@ -155,15 +156,16 @@ def _refuse(name: str, keys: tuple[str, ...], items) -> None:
                 for item in items if not limiter.limiter.test(item, name, *keys)), default=1)  # cleared meanwhile
     wait = max(1, math.ceil(wait))
     g.retry_after = wait
-    raise RateLimited(f"{WORDS[name]} Wait {_duration(wait)} and try again.", wait)
+    raise RateLimited(_("%(reason)s Wait %(duration)s and try again.", reason=str(WORDS[name]),
+                        duration=_duration(wait)), wait)
 
 
 def _duration(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} seconds"
+        return _("%(count)s seconds", count=seconds)
     if seconds < 5400:
-        return f"{round(seconds / 60)} minutes"
-    return f"{round(seconds / 3600)} hours"
+        return _("%(count)s minutes", count=round(seconds / 60))
+    return _("%(count)s hours", count=round(seconds / 3600))
 
 
 def _run(action: str, name: str, keys) -> None:

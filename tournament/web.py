@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from functools import wraps
 
 from flask import current_app, g, jsonify, render_template, request, session
+from flask_babel import LazyString, gettext as _, lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
@@ -21,8 +22,8 @@ from . import page_cache
 from .errors import Refused
 from .extensions import db
 
-EXPIRED = "This form has expired or did not come from this site. Reload the page and try again."
-OUT_OF_DATE = "This form is out of date: reload the page and try again."
+EXPIRED = _l("This form has expired or did not come from this site. Reload the page and try again.")
+OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 
 
 def wants_json() -> bool:
@@ -36,7 +37,7 @@ def json_request() -> bool:
 def json_error(message: str, status: int, field: str | None = None):
     """{"error": {"status", "message", "field"?}}: the one JSON refusal shape."""
     db.session.rollback()
-    body = {"error": {"status": status, "message": message}}
+    body = {"error": {"status": status, "message": str(message)}}
     if field:
         body["error"]["field"] = field
     return jsonify(body), status
@@ -47,6 +48,7 @@ def refused_json(e: Refused):
 
 
 def error_response(message: str, status: int, field: str | None = None):
+    message = str(message)      # a lazy message (EXPIRED, lifecycle's) is read in this request's language
     if json_request():
         return json_error(message, status, field)
     db.session.rollback()
@@ -61,7 +63,7 @@ def staff_required(view):
     @wraps(view)
     def wrapped(*args, **kwargs):
         if g.get("user") is None and json_request():
-            return json_error("Log in as an organizer or judge first.", 401)
+            return json_error(_("Log in as an organizer or judge first."), 401)
         return page(*args, **kwargs)
     return wrapped
 
@@ -101,15 +103,16 @@ def refusal(e: Refused) -> tuple[str, int]:
 def form_failed(form) -> int:
     """A submitted form that did not validate: 400, and say so for an expired CSRF token."""
     if "csrf_token" in form.errors:
-        form.form_errors.append(EXPIRED)
+        form.form_errors.append(str(EXPIRED))
     return 400
 
 
 def form_error_text(form) -> str:
     """A refused form's errors as one sentence (for a page message or JSON)."""
     if "csrf_token" in form.errors:
-        return EXPIRED
-    return " ".join(dict.fromkeys(e for errs in form.errors.values() for e in errs if isinstance(e, str)))
+        return str(EXPIRED)
+    return " ".join(dict.fromkeys(str(e) for errs in form.errors.values() for e in errs
+                                  if isinstance(e, (str, LazyString))))
 
 
 def json_fields() -> ImmutableMultiDict | None:
@@ -119,13 +122,13 @@ def json_fields() -> ImmutableMultiDict | None:
     body = request.get_json(silent=True)
     if body is None:
         if request.get_data(cache=True):
-            raise Refused("The request body is not valid JSON.")
+            raise Refused(_("The request body is not valid JSON."))
         return ImmutableMultiDict()
     if not isinstance(body, dict):
-        raise Refused('Send a JSON object of fields, like {"notes": "…"}.')
+        raise Refused(_('Send a JSON object of fields, like {"notes": "…"}.'))
     for key, value in body.items():
         if value is not None and not isinstance(value, str):
-            raise Refused(f"The field {str(key)[:40]} must be text.", field=str(key)[:40])
+            raise Refused(_("The field %(field)s must be text.", field=str(key)[:40]), field=str(key)[:40])
     return ImmutableMultiDict({str(k): v for k, v in body.items() if v is not None})
 
 
@@ -136,20 +139,20 @@ def register_error_handlers(app) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e: CSRFError):
-        return error_response(EXPIRED, 400)
+        return error_response(str(EXPIRED), 400)
 
     @app.errorhandler(RecursionError)
     def too_deep(e: RecursionError):
-        return error_response("What you sent is nested too deeply to read.", 400)
+        return error_response(_("What you sent is nested too deeply to read."), 400)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
         messages = {
-            400: "The request could not be read.",
-            404: "There is nothing at this address.",
-            405: "This address does not accept that kind of request.",
-            413: "What you sent is too large.",
-            429: "Too many requests; wait a moment and try again.",
+            400: _("The request could not be read."),
+            404: _("There is nothing at this address."),
+            405: _("This address does not accept that kind of request."),
+            413: _("What you sent is too large."),
+            429: _("Too many requests; wait a moment and try again."),
         }
         response = error_response(messages.get(e.code, e.description or e.name), e.code or 500)
         if e.code == 405 and hasattr(e, "valid_methods") and e.valid_methods:
@@ -218,9 +221,9 @@ VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half ho
 
 def _etag(version: int) -> str:
     """The page's version for this viewer, in this viewer's language."""
-    from .i18n import current_language
+    from .i18n import language_hint
     user = g.get("user")
-    return (f"v{version}-u{user.id if user is not None else 0}-{current_language()}"
+    return (f"v{version}-u{user.id if user is not None else 0}-{language_hint()}"
             f"-t{int(time.time() // VERSION_PERIOD)}")
 
 

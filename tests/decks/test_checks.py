@@ -163,7 +163,7 @@ def test_to_json_shape(pool, cards):
 def test_finding_json_shape(pool, cards):
     result = check_deck(general_deck(cards, "Phelddagrif", ["Goblin Piker"]), pool, "edh-2010")
     (f,) = result.to_json()["findings"]
-    assert set(f) == {"code", "severity", "card", "line", "message", "suggestions", "written"}
+    assert set(f) == {"code", "severity", "card", "line", "message", "suggestions", "written", "template", "params"}
     assert f["written"] is None
     assert f["code"] == "COLOR_IDENTITY" and f["severity"] == "error" and f["card"] == "Goblin Piker"
     assert f["line"] == 2

@@ -3,20 +3,22 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
+from ..events.forms import Form
+
 
 class LoginForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired(), Length(max=80)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=80)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
 
 
-class PasswordForm(FlaskForm):
-    current = PasswordField("Current password", validators=[DataRequired(message="Type your current password."),
-                                                            Length(max=200)])
-    password = PasswordField("New password", validators=[DataRequired(message="Type the new password."),
-                                                         Length(max=200)])
-    repeat = PasswordField("New password again", validators=[
-        DataRequired(message="Type the new password again."),
-        EqualTo("password", message="The two new passwords are not the same.")])
+class PasswordForm(Form):
+    current = PasswordField(_l("Current password"), validators=[
+        DataRequired(message=_l("Type your current password.")), Length(max=200)])
+    password = PasswordField(_l("New password"), validators=[DataRequired(message=_l("Type the new password.")),
+                                                             Length(max=200)])
+    repeat = PasswordField(_l("New password again"), validators=[
+        DataRequired(message=_l("Type the new password again.")),
+        EqualTo("password", message=_l("The two new passwords are not the same."))])
 
 
 class ConfirmForm(FlaskForm):

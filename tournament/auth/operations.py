@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import gettext as _, lazy_gettext as _l
 from werkzeug.security import check_password_hash, generate_password_hash
 from zxcvbn import zxcvbn
 from zxcvbn.frequency_lists import FREQUENCY_LISTS
@@ -21,17 +22,34 @@ from .models import ROLES, ApiToken, User
 MIN_PASSWORD_LENGTH = 10
 MIN_PASSWORD_SCORE = 2       # zxcvbn: 0 too guessable ... 4 very unguessable
 TOKEN_TOUCH_INTERVAL = timedelta(minutes=5)
+ZXCVBN_WARNINGS = {     # zxcvbn's warnings (English only there), in the reader's language
+    "Straight rows of keys are easy to guess.": _l("Straight rows of keys are easy to guess."),
+    "Short keyboard patterns are easy to guess.": _l("Short keyboard patterns are easy to guess."),
+    'Repeats like "aaa" are easy to guess.': _l('Repeats like "aaa" are easy to guess.'),
+    'Repeats like "abcabcabc" are only slightly harder to guess than "abc".':
+        _l('Repeats like "abcabcabc" are only slightly harder to guess than "abc".'),
+    'Sequences like "abc" or "6543" are easy to guess.': _l('Sequences like "abc" or "6543" are easy to guess.'),
+    "Recent years are easy to guess.": _l("Recent years are easy to guess."),
+    "Dates are often easy to guess.": _l("Dates are often easy to guess."),
+    "This is a top-10 common password.": _l("This is a top-10 common password."),
+    "This is a top-100 common password.": _l("This is a top-100 common password."),
+    "This is a very common password.": _l("This is a very common password."),
+    "This is similar to a commonly used password.": _l("This is similar to a commonly used password."),
+    "A word by itself is easy to guess.": _l("A word by itself is easy to guess."),
+    "Names and surnames by themselves are easy to guess.": _l("Names and surnames by themselves are easy to guess."),
+    "Common names and surnames are easy to guess.": _l("Common names and surnames are easy to guess."),
+}
 
 
 def create_user(name: str, password: str, role: str) -> User:
     name = (name or "").strip()
     if not name or len(name) > 80:
-        raise Refused("A user name is 1 to 80 characters.")
+        raise Refused(_("A user name is 1 to 80 characters."))
     if role not in ROLES:
-        raise Refused(f"Role must be one of: {', '.join(ROLES)}.")
+        raise Refused(_("Role must be one of: %(roles)s.", roles=", ".join(ROLES)))
     check_password_policy(password, name)
     if db.session.execute(sa.select(User.id).where(User.name == name)).first():
-        raise Refused(f"There is already a user named {name}.")
+        raise Refused(_("There is already a user named %(name)s.", name=name))
     user = User(name=name, role=role)
     user.set_password(password)
     db.session.add(user)
@@ -49,25 +67,27 @@ def check_password_policy(password, name: str = "") -> None:
     (zxcvbn's estimate), so a password on a venue laptop survives an online guessing attempt."""
     password = password or ""
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise Refused(f"The password needs at least {MIN_PASSWORD_LENGTH} characters; a few words make a good one.",
-                      field="password")
+        raise Refused(_("The password needs at least %(length)s characters; a few words make a good one.",
+                        length=MIN_PASSWORD_LENGTH), field="password")
     if len(password) > 200:
-        raise Refused("The password may be at most 200 characters.", field="password")
+        raise Refused(_("The password may be at most 200 characters."), field="password")
     if password.lower() in _common_passwords():
-        raise Refused("That is one of the most common passwords. Choose another: a few unrelated words work well.",
+        raise Refused(_("That is one of the most common passwords. Choose another: a few unrelated words work well."),
                       field="password")
     strength = zxcvbn(password[:100], user_inputs=[name, *name.split(), "".join(name.split())])
     if strength["score"] < MIN_PASSWORD_SCORE:
-        why = strength["feedback"]["warning"] or "It is easy to guess."
-        raise Refused(f"That password is too easy to guess. {why} Add another word or two.", field="password")
+        warning = strength["feedback"]["warning"]
+        why = str(ZXCVBN_WARNINGS.get(warning, warning)) if warning else _("It is easy to guess.")
+        raise Refused(_("That password is too easy to guess. %(why)s Add another word or two.", why=why),
+                      field="password")
 
 
 def change_password(user: User, current: str, new: str) -> None:
     """A new password ends every other session and stays usable in this one (see begin_session)."""
     if not user.check_password(current or ""):
-        raise Refused("The current password is not right.", status=400, field="current")
+        raise Refused(_("The current password is not right."), status=400, field="current")
     if new == current:
-        raise Refused("The new password is the same as the current one.", field="password")
+        raise Refused(_("The new password is the same as the current one."), field="password")
     check_password_policy(new, user.name)
     user.set_password(new)
     end_sessions(user)
@@ -151,9 +171,9 @@ def authenticate(name: str, password: str, address: str) -> User:
     throttle.spend("login", name.casefold(), address)
     user = db.session.execute(sa.select(User).where(User.name == name)).scalar()
     if not _password_matches(user, password or ""):
-        raise Refused("Wrong name or password.", status=401)
+        raise Refused(_("Wrong name or password."), status=401)
     if not user.active:
-        raise Refused("This account is disabled. Ask the organizer to enable it again.", status=403)
+        raise Refused(_("This account is disabled. Ask the organizer to enable it again."), status=403)
     throttle.forget("login", name.casefold(), address)
     return user
 
@@ -165,6 +185,6 @@ def set_language(user: User, code) -> User:
         user.language = None
         return user
     if code not in LANGUAGES:
-        raise Refused("Choose one of the languages listed.", field="language")
+        raise Refused(_("Choose one of the languages listed."), field="language")
     user.language = code
     return user

@@ -42,7 +42,7 @@ def login():
 @bp.post("/logout")
 def logout():
     session.clear()
-    flash("You are logged out.")
+    flash(_("You are logged out."))
     return redirect(url_for("auth.login"))
 
 
@@ -58,7 +58,7 @@ def account():
             status = refuse_into(form, e)
         else:
             begin_session(g.user)
-            flash("Password changed. Every other device has been logged out.")
+            flash(_("Password changed. Every other device has been logged out."))
             return redirect(url_for("auth.account"))
     elif request.method == "POST":
         status = form_failed(form)
@@ -88,8 +88,8 @@ def account_language():
 @staff_required
 def logout_everywhere():
     if not ConfirmForm().validate():
-        raise Refused("This form has expired. Reload the page and try again.")
+        raise Refused(_("This form has expired. Reload the page and try again."))
     end_sessions(g.user)
     session.clear()
-    flash("You are logged out on every device, this one included.")
+    flash(_("You are logged out on every device, this one included."))
     return redirect(url_for("auth.login"))

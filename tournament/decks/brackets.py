@@ -21,11 +21,31 @@ import ijson
 
 from tournament.cards.domain import Card
 from tournament.cards.names import name_key
+from tournament.decks.domain import N_, Text, TextList, _n, json_value
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "brackets"
 COUNTS = ("game_changers", "extra_turns", "mass_land_denial", "two_card_combos")
 _EXTRA_TURN = re.compile(r"\btakes? (?:an|one|two|three|that many) extra turns?\b|\bextra turn after this one\b", re.I)
 _REMINDER = re.compile(r"\([^()]*\)")
+
+# The words of brackets.json that players read, marked for the extractor (translated where they are shown):
+# the brackets' names and why each floor holds. A text the file gains later shows in English until translated.
+BRACKET_NAMES = (N_("Exhibition"), N_("Core"), N_("Upgraded"), N_("Optimized"), N_("cEDH"))
+FLOOR_WHYS = (
+    N_("bracket 1 has no extra-turn cards"),
+    N_("brackets 1 and 2 have no Game Changers; bracket 3 allows up to three"),
+    N_("brackets 1 and 2 have no two-card combos; bracket 4 if it can win early"),
+    N_("brackets 2 and 3 keep extra-turn cards to low quantities, not chained (the project reads four or more as "
+       "more than low)"),
+    N_("bracket 3 allows at most three Game Changers"),
+    N_("brackets 1 to 3 have no mass land denial"),
+)
+_KINDS = {
+    "game_changers": _n("%(num)d Game Changer (%(cards)s)", "%(num)d Game Changers (%(cards)s)"),
+    "extra_turns": _n("%(num)d extra-turn card (%(cards)s)", "%(num)d extra-turn cards (%(cards)s)"),
+    "mass_land_denial": _n("%(num)d mass land denial card (%(cards)s)", "%(num)d mass land denial cards (%(cards)s)"),
+    "two_card_combos": _n("%(num)d two-card combo (%(combos)s)", "%(num)d two-card combos (%(combos)s)"),
+}
 
 
 @dataclass(frozen=True)
@@ -52,6 +72,7 @@ class BracketReport:
     floor: int
     reasons: list[str] = field(default_factory=list)       # "3 Game Changers (…): at least bracket 3 (why)"
     causes: list[str] = field(default_factory=list)        # "3 Game Changers (…)", for short texts
+    # reasons and causes are Texts (English strings that can be worded again in the reader's language)
     game_changers: list[str] = field(default_factory=list)
     extra_turns: list[str] = field(default_factory=list)
     mass_land_denial: list[str] = field(default_factory=list)
@@ -63,10 +84,14 @@ class BracketReport:
         return bracket_rules().names.get(self.floor, "")
 
     def to_json(self) -> dict:
-        return {"floor": self.floor, "name": self.name, "reasons": list(self.reasons), "causes": list(self.causes),
+        return {"floor": self.floor, "name": self.name, "reasons": [str(r) for r in self.reasons],
+                "causes": [str(c) for c in self.causes],
                 "game_changers": list(self.game_changers), "extra_turns": list(self.extra_turns),
                 "mass_land_denial": list(self.mass_land_denial), "two_card_combos": list(self.two_card_combos),
-                "as_of": self.as_of}
+                "as_of": self.as_of,
+                # the same reasons and causes as messages for the reader's language (tournament/decks/messages.py)
+                "reason_texts": [json_value(r) for r in self.reasons],
+                "cause_texts": [json_value(c) for c in self.causes]}
 
 
 def _load(name: str) -> dict:
@@ -188,19 +213,16 @@ def _floor(found: dict[str, list], rules: BracketRules) -> BracketReport:
             if best is None or rule["bracket"] > best["bracket"]:
                 reached[rule["count"]] = rule
     ordered = sorted(reached.values(), key=lambda r: -r["bracket"])
-    reasons = [f"{_what(r['count'], found[r['count']])}: at least bracket {r['bracket']} ({r['why']})"
-               for r in ordered]
+    reasons = [Text(N_("%(what)s: at least bracket %(bracket)d (%(why)s)"), what=_what(r["count"], found[r["count"]]),
+                    bracket=r["bracket"], why=Text(r["why"])) for r in ordered]
     floor = max((r["bracket"] for r in ordered), default=1)
     causes = [_what(r["count"], found[r["count"]]) for r in ordered]
     return BracketReport(floor=floor, reasons=reasons, causes=causes, as_of=rules.as_of, **found)
 
 
-def _what(count: str, items: list) -> str:
+def _what(count: str, items: list) -> Text:
     n = len(items)
     if count == "two_card_combos":
-        shown = "; ".join(" + ".join(c["cards"]) for c in items[:3]) + ("; …" if n > 3 else "")
-        return f"{n} two-card combo{'s' if n != 1 else ''} ({shown})"
-    label = {"game_changers": ("Game Changer", "Game Changers"), "extra_turns": ("extra-turn card", "extra-turn cards"),
-             "mass_land_denial": ("mass land denial card", "mass land denial cards")}[count]
-    shown = ", ".join(items[:5]) + (", …" if n > 5 else "")
-    return f"{n} {label[0] if n == 1 else label[1]} ({shown})"
+        shown = TextList([TextList(c["cards"], "plus") for c in items[:3]], "semicolon", more=n > 3)
+        return Text(_KINDS[count], num=n, combos=shown)
+    return Text(_KINDS[count], num=n, cards=TextList(items[:5], "comma", more=n > 5))

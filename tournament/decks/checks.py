@@ -48,7 +48,7 @@ from tournament.cards.domain import COLOR_ORDER, Card
 from tournament.cards.names import printed_part
 from tournament.cards.pool import CardPool
 from tournament.decks.brackets import BracketRules, bracket_report
-from tournament.decks.domain import Entry, Finding, ParsedDeck
+from tournament.decks.domain import N_, Entry, Finding, Number, ParsedDeck, Text, TextList, _n
 from tournament.decks.rulesets import Ruleset, card_key, effective_banlist, get_ruleset
 
 ERROR, WARNING = "error", "warning"
@@ -118,42 +118,66 @@ class DeckCheck:
 
 
 # ---------------------------------------------------------------- wording helpers
+# Every sentence a player reads is a Text: an English template (marked N_ or _n for the extractor) with its
+# parameters; card names, counts and line numbers are values, words are Texts of their own.
+
+COLOR_TEXTS = {"W": N_("white"), "U": N_("blue"), "B": N_("black"), "R": N_("red"), "G": N_("green")}
+COLORLESS = N_("colourless")
+# Type words of a card that is named as a general but is not a creature ("is a legendary artifact").
+TYPE_WORDS = {"legendary": N_("legendary"), "basic": N_("basic"), "snow": N_("snow"), "world": N_("world"),
+              "ongoing": N_("ongoing"), "artifact": N_("artifact"), "enchantment": N_("enchantment"),
+              "instant": N_("instant"), "sorcery": N_("sorcery"), "battle": N_("battle"),
+              "kindred": N_("kindred"), "tribal": N_("tribal"), "conspiracy": N_("conspiracy"),
+              "scheme": N_("scheme"), "dungeon": N_("dungeon"), "plane": N_("plane"),
+              "phenomenon": N_("phenomenon"), "vanguard": N_("vanguard"), "card": N_("card")}
+# The basic land types, as the card's type line has them ("is a Swamp Mountain").
+BASIC_LAND_TEXTS = {"Plains": N_("Plains"), "Island": N_("Island"), "Swamp": N_("Swamp"),
+                    "Mountain": N_("Mountain"), "Forest": N_("Forest")}
+
 
 def color_words(colors: Iterable[str]) -> str:
+    return str(colors_text(colors))
+
+
+def colors_text(colors: Iterable[str]) -> Text | TextList:
+    """"white, blue and green" (or "colourless"), as a Text for the reader's language."""
     colors = set(colors)
-    words = [COLOR_WORDS[c] for c in COLOR_ORDER if c in colors]
+    words = [Text(COLOR_TEXTS[c]) for c in COLOR_ORDER if c in colors]
     if not words:
-        return "colourless"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        return Text(COLORLESS)
+    return words[0] if len(words) == 1 else TextList(words)
 
 
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _lines(entries: list[Entry]) -> str:
+def _lines(entries: list[Entry]) -> Text:
+    """"line 4" or "lines 4, 9 and 12"."""
     nums = sorted({e.line for e in entries})
-    return ("line " if len(nums) == 1 else "lines ") + _and([str(n) for n in nums])
-
-
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+    return Text(_n("line %(lines)s", "lines %(lines)s"), num=len(nums), lines=TextList(nums))
 
 
 def _symbol_colors(symbol: str) -> set[str]:
     return {ch for ch in symbol if ch in COLOR_WORDS}
 
 
-def identity_causes(card: Card, outside: set[str]) -> str:
+_FOUND_IN = {("mana cost", False): N_("%(symbols)s in its mana cost"),
+             ("rules text", False): N_("%(symbols)s in its rules text"),
+             ("mana cost", True): N_("%(symbols)s in the mana cost of %(face)s"),
+             ("rules text", True): N_("%(symbols)s in the rules text of %(face)s")}
+
+
+def identity_causes(card: Card, outside: set[str]) -> TextList | None:
     """Why a card has the colours in `outside`, for the player: its basic land types,
-    colour symbols in its mana cost or rules text (reminder text does not count)."""
+    colour symbols in its mana cost or rules text (reminder text does not count).
+    Each cause is said of the card ("is a Swamp: black", "has {R} in its mana cost (red)");
+    None when the card data shows none of them."""
     faces = card.faces or (card.front,)
     multi = len(faces) > 1
-    parts: list[str] = []
+    parts: list[Text] = []
     basics = list(dict.fromkeys(t for f in faces for t in f.subtypes if t in BASIC_LAND_COLORS))
     if basics and {BASIC_LAND_COLORS[t] for t in basics} & outside:
-        parts.append(f"is a {' '.join(basics)}: {color_words({BASIC_LAND_COLORS[t] for t in basics})}")
-    found: list[str] = []
+        parts.append(Text(N_("is a %(types)s: %(colors)s"),
+                          types=TextList([Text(BASIC_LAND_TEXTS[t]) for t in basics], "types"),
+                          colors=colors_text({BASIC_LAND_COLORS[t] for t in basics})))
+    found: list[Text] = []
     colors: set[str] = set()
     for kind in ("mana cost", "rules text"):
         for face in faces:
@@ -161,46 +185,73 @@ def identity_causes(card: Card, outside: set[str]) -> str:
             syms = list(dict.fromkeys(s for s in _SYMBOL.findall(source or "") if _symbol_colors(s) & outside))
             if syms:
                 colors.update(*map(_symbol_colors, syms))
-                where = f"the {kind} of {face.name}" if multi else f"its {kind}"
-                found.append(f"{_and(['{' + s + '}' for s in syms])} in {where}")
+                symbols = TextList(["{" + s + "}" for s in syms])
+                found.append(Text(_FOUND_IN[kind, True], symbols=symbols, face=face.name) if multi
+                             else Text(_FOUND_IN[kind, False], symbols=symbols))
     if found:
-        parts.append(f"has {_and(found)} ({color_words(colors & outside)})")
+        parts.append(Text(N_("has %(found)s (%(colors)s)"), found=TextList(found),
+                          colors=colors_text(colors & outside)))
     parts.extend(_indicator_causes(card, faces, outside - colors))
-    if not parts:
-        return f"{card.name}'s colour identity includes {color_words(outside)}"
-    return f"{card.name} " + ", and ".join(parts)
+    return TextList(parts, "clauses") if parts else None
 
 
-def _indicator_causes(card: Card, faces, outside: set[str]) -> list[str]:
+def _indicator_causes(card: Card, faces, outside: set[str]) -> list[Text]:
     """Colours a face has without their mana symbols: "is all colors" in its text, or a colour indicator
     (Dryad Arbor, Rograkh, a transformed back face such as Ormendahl), or the two halves of a meld."""
     if card.is_meld_result and outside:
-        return [f"is the melded result of two cards, and its colour identity ({color_words(outside)}) is theirs"]
+        return [Text(N_("is the melded result of two cards, and its colour identity (%(colors)s) is theirs"),
+                     colors=colors_text(outside))]
     parts = []
     for i, face in enumerate(faces):
         cost = {ch for sym in _SYMBOL.findall(face.mana_cost or "") for ch in _symbol_colors(sym)}
         shown = (set(face.colors) & outside) - cost
         if not shown:
             continue
-        where = "" if len(faces) == 1 else (f" on its back face, {face.name}" if i else f" on {face.name}")
+        colors = colors_text(shown)
         if _ALL_COLORS.search(face.text or ""):
-            parts.append(f"says it is all colours{where} (so {color_words(shown)} too)")
+            if len(faces) == 1:
+                parts.append(Text(N_("says it is all colours (so %(colors)s too)"), colors=colors))
+            elif i:
+                parts.append(Text(N_("says it is all colours on its back face, %(face)s (so %(colors)s too)"),
+                                  face=face.name, colors=colors))
+            else:
+                parts.append(Text(N_("says it is all colours on %(face)s (so %(colors)s too)"),
+                                  face=face.name, colors=colors))
+        elif len(faces) == 1:
+            parts.append(Text(N_("has a %(colors)s colour indicator"), colors=colors))
+        elif i:
+            parts.append(Text(N_("has a %(colors)s colour indicator on its back face, %(face)s"),
+                              colors=colors, face=face.name))
         else:
-            parts.append(f"has a {color_words(shown)} colour indicator{where}")
+            parts.append(Text(N_("has a %(colors)s colour indicator on %(face)s"), colors=colors, face=face.name))
         outside = outside - shown
     return parts
 
 
-def _general_phrase(commanders: list[Card], identity: set[str]) -> str:
+def _general_phrase(commanders: list[Card], identity: set[str]) -> Text:
     if len(commanders) == 1:
-        who = f"your general {commanders[0].name}"
-        verb = "allows"
-    else:
-        who = f"your generals {_and([c.name for c in commanders])}"
-        verb = "allow"
+        name = commanders[0].name
+        if not identity:
+            return Text(N_("your general %(general)s is colourless, so only colourless cards are allowed"),
+                        general=name)
+        return Text(N_("your general %(general)s allows only %(colors)s"), general=name,
+                    colors=colors_text(identity))
+    names = TextList([c.name for c in commanders])
     if not identity:
-        return f"{who} {'is' if len(commanders) == 1 else 'are'} colourless, so only colourless cards are allowed"
-    return f"{who} {verb} only {color_words(identity)}"
+        return Text(N_("your generals %(generals)s are colourless, so only colourless cards are allowed"),
+                    generals=names)
+    return Text(N_("your generals %(generals)s allow only %(colors)s"), generals=names,
+                colors=colors_text(identity))
+
+
+def identity_text(card: Card, outside: set[str], commanders: list[Card], identity: set[str]) -> Text:
+    """The COLOR_IDENTITY finding: why the card has colours outside the general's, and what the general allows."""
+    causes = identity_causes(card, outside)
+    generals = _general_phrase(commanders, identity)
+    if causes is None:
+        return Text(N_("%(card)s's colour identity includes %(colors)s; %(generals)s."), card=card.name,
+                    colors=colors_text(outside), generals=generals)
+    return Text(N_("%(card)s %(causes)s; %(generals)s."), card=card.name, causes=causes, generals=generals)
 
 
 def _is_scheme(card: Card) -> bool:
@@ -274,33 +325,35 @@ def _command_zone_in_sideboard(main, side, rs: Ruleset) -> list | None:
     return None
 
 
-def _ineligible_reason(card: Card, ruleset: Ruleset) -> str | None:
+def _ineligible_reason(card: Card, ruleset: Ruleset) -> Text | None:
     """Why this card cannot be a general on its own, or None if it can."""
     if card.is_meld_result:
-        return (f"{card.name} is the melded result of two cards: it exists only on the battlefield and is never "
-                "in a deck, so it cannot be your general.")
+        return Text(N_("%(card)s is the melded result of two cards: it exists only on the battlefield and is "
+                       "never in a deck, so it cannot be your general."), card=card.name)
     if _is_legendary_creature(card):
         return None
     modern = ruleset.commander_rules == "commander"
     if modern and card.can_be_commander:
         return None
     front = card.front
-    need = ("a commander must be a legendary creature or say it can be your commander" if modern
-            else "a general must be a legendary creature")
+    need = (Text(N_("a commander must be a legendary creature or say it can be your commander")) if modern
+            else Text(N_("a general must be a legendary creature")))
     if card.layout == "flip" and len(card.faces) > 1 and "Legendary" in card.faces[1].supertypes:
-        return (f"{card.name} is judged by its unflipped side, {front.name}, which is not a legendary "
-                f"creature; {need}.")
+        return Text(N_("%(card)s is judged by its unflipped side, %(front)s, which is not a legendary "
+                       "creature; %(need)s."), card=card.name, front=front.name, need=need)
     if "Planeswalker" in front.types:
-        return f"{card.name} is a planeswalker, not a creature; {need}."
+        return Text(N_("%(card)s is a planeswalker, not a creature; %(need)s."), card=card.name, need=need)
     if "Land" in front.types:
-        return f"{card.name} is a land (whatever it can make), not a creature; {need}."
+        return Text(N_("%(card)s is a land (whatever it can make), not a creature; %(need)s."), card=card.name,
+                    need=need)
     if modern and _is_background(card):
-        return (f"{card.name} is a Background: it can be your commander only together with a creature "
-                "that has \"Choose a Background\".")
+        return Text(N_("%(card)s is a Background: it can be your commander only together with a creature "
+                       "that has \"Choose a Background\"."), card=card.name)
     if "Creature" in front.types:
-        return f"{card.name} is not legendary; {need}."
-    kind = " ".join(front.supertypes + front.types).lower() or "card"
-    return f"{card.name} is a {kind}, not a creature; {need}."
+        return Text(N_("%(card)s is not legendary; %(need)s."), card=card.name, need=need)
+    words = " ".join(front.supertypes + front.types).lower().split() or ["card"]
+    kind = TextList([Text(TYPE_WORDS[w]) if w in TYPE_WORDS else w for w in words], "words")
+    return Text(N_("%(card)s is a %(kind)s, not a creature; %(need)s."), card=card.name, kind=kind, need=need)
 
 
 # ---------------------------------------------------------------- the check
@@ -314,13 +367,18 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     add = findings.append
 
     for u in deck.unparsed:
-        add(Finding("UNPARSED_LINE", ERROR, f"This line could not be read ({u.reason}): {shown_name(u.text)!r}. "
-                    "Write it as a count and a card name, like \"1 Sol Ring\", or remove it.", line=u.line))
+        reason = u.why if u.why is not None else Text(u.reason.replace("%", "%%"))
+        add(Finding.of("UNPARSED_LINE", ERROR, Text(
+            N_("This line could not be read (%(reason)s): %(text)s. Write it as a count and a card name, like "
+               "\"1 Sol Ring\", or remove it."), reason=reason, text=repr(shown_name(u.text))), line=u.line))
     if deck.ignored:
         n = sum(e.count for e in deck.ignored)
-        add(Finding("IGNORED", WARNING, f"{_plural(n, 'card')} in the maybeboard or in categories left out of "
-                    f"the deck ({_lines(deck.ignored)}) {'is' if n == 1 else 'are'} not part of the deck and "
-                    f"{'was' if n == 1 else 'were'} not checked.", line=deck.ignored[0].line))
+        add(Finding.of("IGNORED", WARNING, Text(
+            _n("%(num)d card in the maybeboard or in categories left out of the deck (%(lines)s) is not part of "
+               "the deck and was not checked.",
+               "%(num)d cards in the maybeboard or in categories left out of the deck (%(lines)s) are not part "
+               "of the deck and were not checked."), num=n, lines=_lines(deck.ignored)),
+            line=deck.ignored[0].line))
 
     # One look-up for every name in the list.
     names = list(dict.fromkeys(e.name for lst in (deck.commanders, deck.main, deck.sideboard,
@@ -353,9 +411,12 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     for i, (name, e) in enumerate(unknown.items()):
         # Suggestions cost milliseconds each: a pasted page of nonsense must not cost seconds.
         suggestions = tuple(pool.suggest(name)) if i < MAX_SUGGESTED else ()
-        hint = f"; did you mean {suggestions[0]}?" if suggestions else ". Check the spelling."
-        add(Finding("UNKNOWN_CARD", ERROR, f"\"{shown_name(name)}\" is not a card name we know{hint}",
-                    card=shown_name(name), line=e.line, suggestions=suggestions))
+        if suggestions:
+            text = Text(N_("\"%(card)s\" is not a card name we know; did you mean %(suggestion)s?"),
+                        card=shown_name(name), suggestion=suggestions[0])
+        else:
+            text = Text(N_("\"%(card)s\" is not a card name we know. Check the spelling."), card=shown_name(name))
+        add(Finding.of("UNKNOWN_CARD", ERROR, text, card=shown_name(name), line=e.line, suggestions=suggestions))
 
     commander_count = sum(e.count for e, _ in commanders)
     main_count = sum(e.count for e, _ in main)
@@ -384,21 +445,28 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         known_generals = [c for _, c in read]
         identity = set().union(*(c.color_identity for c in known_generals))
         general_names = {c.name for c in known_generals}
-        add(Finding("COMMANDER_FROM_SIDEBOARD", WARNING,
-                    f"The list has no Commander section, so the sideboard's {_and([c.name for c in known_generals])} "
-                    f"{'was' if len(read) == 1 else 'were'} read as your "
-                    f"{'general' if len(read) == 1 else 'generals'} (MTGO and XMage keep the commander in the "
-                    "sideboard). If that is wrong, put the general under a \"Commander\" heading.",
-                    card=known_generals[0].name, line=read[0][0].line))
+        add(Finding.of("COMMANDER_FROM_SIDEBOARD", WARNING, Text(
+            _n("The list has no Commander section, so the sideboard's %(cards)s was read as your general (MTGO and "
+               "XMage keep the commander in the sideboard). If that is wrong, put the general under a "
+               "\"Commander\" heading.",
+               "The list has no Commander section, so the sideboard's %(cards)s were read as your generals (MTGO "
+               "and XMage keep the commander in the sideboard). If that is wrong, put the general under a "
+               "\"Commander\" heading."), num=len(read), cards=TextList([c.name for c in known_generals])),
+            card=known_generals[0].name, line=read[0][0].line))
     if not commanders:
-        add(Finding("NO_COMMANDER", ERROR, "The list names no general. Put it under a \"Commander\" heading "
-                    "(or mark it *CMDR*, or write \"Commander: <name>\") above the other cards."))
+        add(Finding.of("NO_COMMANDER", ERROR, Text(N_(
+            "The list names no general. Put it under a \"Commander\" heading (or mark it *CMDR*, or write "
+            "\"Commander: <name>\") above the other cards."))))
     distinct_generals = len({(c.name if c is not None else e.name) for e, c in commanders})
     if distinct_generals > rs.max_generals:
-        listed = _and([c.name if c is not None else e.name for e, c in commanders])
-        allowed = "one general" if rs.max_generals == 1 else f"at most {rs.max_generals} commanders"
-        add(Finding("COMMANDER_INELIGIBLE", ERROR, f"{rs.name} allows {allowed}; the list names "
-                    f"{distinct_generals}: {listed}.", line=commanders[rs.max_generals][0].line))
+        listed = TextList([c.name if c is not None else e.name for e, c in commanders])
+        if rs.max_generals == 1:
+            text = Text(N_("%(ruleset)s allows one general; the list names %(count)d: %(cards)s."),
+                        ruleset=rs.name, count=distinct_generals, cards=listed)
+        else:
+            text = Text(N_("%(ruleset)s allows at most %(max)d commanders; the list names %(count)d: %(cards)s."),
+                        ruleset=rs.name, max=rs.max_generals, count=distinct_generals, cards=listed)
+        add(Finding.of("COMMANDER_INELIGIBLE", ERROR, text, line=commanders[rs.max_generals][0].line))
     pair_ok = (len(known_generals) == 2 and rs.commander_rules == "commander"
                and valid_pair(known_generals[0], known_generals[1]))
     seen_general: set[str] = set()
@@ -407,19 +475,20 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             continue
         seen_general.add(card.name)
         if card_key(card.name) in rs.banned_as_general_keys:
-            add(Finding("BANNED_AS_COMMANDER", ERROR, f"{card.name} is banned as a general under {rs.name}. "
-                        "It may be in the deck, but choose another general.", card=card.name, line=e.line))
+            add(Finding.of("BANNED_AS_COMMANDER", ERROR, Text(
+                N_("%(card)s is banned as a general under %(ruleset)s. It may be in the deck, but choose another "
+                   "general."), card=card.name, ruleset=rs.name), card=card.name, line=e.line))
         reason = None if (pair_ok and _is_background(card)) else _ineligible_reason(card, rs)
         if reason:
-            add(Finding("COMMANDER_INELIGIBLE", ERROR, reason, card=card.name, line=e.line))
+            add(Finding.of("COMMANDER_INELIGIBLE", ERROR, reason, card=card.name, line=e.line))
     if (len(known_generals) == 2 and rs.max_generals >= 2 and rs.commander_rules == "commander"
             and not pair_ok):
         a, b = known_generals
-        add(Finding("COMMANDER_INELIGIBLE", ERROR,
-                    f"{a.name} and {b.name} cannot be commanders together: two commanders must both have "
-                    "Partner, name each other with \"Partner with\", both have \"Friends forever\", or be a "
-                    "\"Choose a Background\" creature with a Background, or a \"Doctor's companion\" with a "
-                    "Time Lord Doctor.", card=b.name, line=commanders[-1][0].line))
+        add(Finding.of("COMMANDER_INELIGIBLE", ERROR, Text(
+            N_("%(first)s and %(card)s cannot be commanders together: two commanders must both have Partner, "
+               "name each other with \"Partner with\", both have \"Friends forever\", or be a \"Choose a "
+               "Background\" creature with a Background, or a \"Doctor's companion\" with a Time Lord Doctor."),
+            first=a.name, card=b.name), card=b.name, line=commanders[-1][0].line))
 
     # ---- every card the player owns in the deck: legality, identity, singleton
     singleton_side = rs.singleton_includes_sideboard
@@ -466,34 +535,38 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             banned = False
         if banned:
             by_event = key in added_keys
-            add(Finding("BANNED", ERROR, f"{n} is banned " + ("by this event." if by_event else f"under {rs.name}."),
-                        card=n, line=e.line))
+            text = (Text(N_("%(card)s is banned by this event."), card=n) if by_event
+                    else Text(N_("%(card)s is banned under %(ruleset)s."), card=n, ruleset=rs.name))
+            add(Finding.of("BANNED", ERROR, text, card=n, line=e.line))
         elif legality not in allow or n.startswith("A-") or (reject_funny and card.is_funny) or card.is_meld_result:
             reason = None
             if card.is_meld_result:
-                reason = (f"{n} is the melded result of two cards, not a card a deck can hold; list the two "
-                          "cards that meld into it instead.")
+                reason = Text(N_("%(card)s is the melded result of two cards, not a card a deck can hold; list the "
+                                 "two cards that meld into it instead."), card=n)
             elif card.is_rebalanced:
-                reason = (f"{n} is Arena's rebalanced version of {card.paper_name}, not a paper card; "
-                          f"list {card.paper_name} instead.")
+                reason = Text(N_("%(card)s is Arena's rebalanced version of %(paper)s, not a paper card; list "
+                                 "%(paper)s instead."), card=n, paper=card.paper_name)
             elif card.is_funny and reject_funny:
-                reason = f"{n} is an Un-set (silver-bordered) card; those are not allowed under {rs.name}."
+                reason = Text(N_("%(card)s is an Un-set (silver-bordered) card; those are not allowed under "
+                                 "%(ruleset)s."), card=n, ruleset=rs.name)
             elif not (extra and key in extra) and not (legality == "Banned" and key in removed_keys):
                 if card.is_funny:
-                    reason = f"{n} is an Un-set (silver-bordered) card and is not legal under {rs.name}."
+                    reason = Text(N_("%(card)s is an Un-set (silver-bordered) card and is not legal under "
+                                     "%(ruleset)s."), card=n, ruleset=rs.name)
                 elif legality == "Banned":
-                    reason = f"{n} is banned in {fmt.capitalize()}, so it is not allowed under {rs.name}."
+                    reason = Text(N_("%(card)s is banned in %(format)s, so it is not allowed under %(ruleset)s."),
+                                  card=n, format=fmt.capitalize(), ruleset=rs.name)
                 else:
-                    reason = f"{n} is not legal in {fmt.capitalize()}, so it is not allowed under {rs.name}."
+                    reason = Text(N_("%(card)s is not legal in %(format)s, so it is not allowed under "
+                                     "%(ruleset)s."), card=n, format=fmt.capitalize(), ruleset=rs.name)
             if reason:
-                add(Finding("NOT_LEGAL", ERROR, reason, card=n, line=e.line))
+                add(Finding.of("NOT_LEGAL", ERROR, reason, card=n, line=e.line))
         if check_identity and n not in general_names:
             ci = card.color_identity
             if ci and not identity.issuperset(ci):
                 outside = set(ci) - identity
-                add(Finding("COLOR_IDENTITY", ERROR,
-                            identity_causes(card, outside) + "; " + _general_phrase(known_generals, identity) + ".",
-                            card=n, line=e.line))
+                add(Finding.of("COLOR_IDENTITY", ERROR, identity_text(card, outside, known_generals, identity),
+                               card=n, line=e.line))
         limit = card.copy_limit
         if limit is not None and totals[n] > limit:
             total = totals[n]
@@ -501,41 +574,66 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             if n in general_names:
                 extra_entries = [x for x in entries if x.section != "commander"]
                 if extra_entries:
-                    add(Finding("SINGLETON", ERROR,
-                                f"{n} is your general and is already in the command zone; remove it from the "
-                                f"{'sideboard' if extra_entries[0].section == 'sideboard' else 'main deck'} "
-                                f"({_lines(extra_entries)}).", card=n, line=extra_entries[0].line))
+                    template = (N_("%(card)s is your general and is already in the command zone; remove it from "
+                                   "the sideboard (%(lines)s).") if extra_entries[0].section == "sideboard"
+                                else N_("%(card)s is your general and is already in the command zone; remove it "
+                                        "from the main deck (%(lines)s)."))
+                    add(Finding.of("SINGLETON", ERROR, Text(template, card=n, lines=_lines(extra_entries)),
+                                   card=n, line=extra_entries[0].line))
                 else:
-                    add(Finding("SINGLETON", ERROR, f"{n} is listed {total} times as the general; list it once.",
-                                card=n, line=entries[0].line))
+                    add(Finding.of("SINGLETON", ERROR, Text(
+                        N_("%(card)s is listed %(count)d times as the general; list it once."), card=n, count=total),
+                        card=n, line=entries[0].line))
                 continue
-            allowed = "one copy" if limit == 1 else f"up to {limit} copies"
-            scope = "main deck and sideboard together" if singleton_side and side else "the deck"
-            add(Finding("SINGLETON", ERROR, f"{n}: {total} copies ({_lines(entries)}); {scope} may hold "
-                        f"{allowed} of a card, except basic lands.", card=n, line=entries[-1].line))
+            if singleton_side and side:
+                template = (N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
+                               "one copy of a card, except basic lands.") if limit == 1 else
+                            N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
+                               "up to %(limit)d copies of a card, except basic lands."))
+            else:
+                template = (N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold one copy of a card, "
+                               "except basic lands.") if limit == 1 else
+                            N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold up to %(limit)d copies "
+                               "of a card, except basic lands."))
+            add(Finding.of("SINGLETON", ERROR, Text(template, card=n, count=total, lines=_lines(entries), limit=limit),
+                           card=n, line=entries[-1].line))
 
     # ---- sizes
     total = commander_count + main_count
     if total != rs.deck_size:
         diff = rs.deck_size - total
-        gen = "general" if commander_count <= 1 else "generals"
-        add(Finding("DECK_SIZE", ERROR,
-                    f"The deck has {total} cards including the {gen} ({commander_count} + {main_count}); "
-                    f"{rs.name} needs exactly {rs.deck_size}: {'add' if diff > 0 else 'remove'} {abs(diff)}."))
+        one = commander_count <= 1
+        if diff > 0:
+            template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
+                           "%(ruleset)s needs exactly %(size)d: add %(diff)d.") if one else
+                        N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
+                           "%(ruleset)s needs exactly %(size)d: add %(diff)d."))
+        else:
+            template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
+                           "%(ruleset)s needs exactly %(size)d: remove %(diff)d.") if one else
+                        N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
+                           "%(ruleset)s needs exactly %(size)d: remove %(diff)d."))
+        add(Finding.of("DECK_SIZE", ERROR, Text(template, total=total, generals=commander_count, main=main_count,
+                                                ruleset=rs.name, size=rs.deck_size, diff=abs(diff))))
     if side_count > rs.sideboard_max:
         if rs.sideboard_max == 0:
-            msg = (f"{rs.name} has no sideboard; remove the {_plural(side_count, 'sideboard card')} "
-                   "(or put them under a \"Maybeboard\" heading).")
+            text = Text(_n("%(ruleset)s has no sideboard; remove the %(num)d sideboard card (or put them under a "
+                           "\"Maybeboard\" heading).",
+                           "%(ruleset)s has no sideboard; remove the %(num)d sideboard cards (or put them under a "
+                           "\"Maybeboard\" heading)."), ruleset=rs.name, num=side_count)
         else:
-            msg = (f"The sideboard has {side_count} cards; {rs.name} allows at most {rs.sideboard_max}: "
-                   f"remove {side_count - rs.sideboard_max}.")
-        add(Finding("SIDEBOARD_SIZE", ERROR, msg, line=side[0][0].line if side else None))
+            text = Text(N_("The sideboard has %(count)d cards; %(ruleset)s allows at most %(max)d: remove "
+                           "%(diff)d."), count=side_count, ruleset=rs.name, max=rs.sideboard_max,
+                        diff=side_count - rs.sideboard_max)
+        add(Finding.of("SIDEBOARD_SIZE", ERROR, text, line=side[0][0].line if side else None))
     elif rs.sideboard_exact and 0 < side_count != rs.sideboard_max:
-        add(Finding("SIDEBOARD_SIZE", ERROR, f"The sideboard has {side_count} cards; {rs.name} needs exactly "
-                    f"{rs.sideboard_max} or none.", line=side[0][0].line if side else None))
+        add(Finding.of("SIDEBOARD_SIZE", ERROR, Text(
+            N_("The sideboard has %(count)d cards; %(ruleset)s needs exactly %(size)d or none."), count=side_count,
+            ruleset=rs.name, size=rs.sideboard_max), line=side[0][0].line if side else None))
     if rs.companion == "outside" and companion_count > 1:
-        add(Finding("SIDEBOARD_SIZE", ERROR, f"The list has {companion_count} companions; only one card may "
-                    "start outside the deck as a companion.", line=companions[0][0].line))
+        add(Finding.of("SIDEBOARD_SIZE", ERROR, Text(
+            N_("The list has %(count)d companions; only one card may start outside the deck as a companion."),
+            count=companion_count), line=companions[0][0].line))
 
     # ---- Archenemy scheme deck
     if schemes:
@@ -545,20 +643,24 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             if card is None:
                 continue
             if not _is_scheme(card):
-                add(Finding("SCHEME_DECK", ERROR, f"{card.name} is not a scheme card; move it out of the "
-                            "scheme deck.", card=card.name, line=e.line))
+                add(Finding.of("SCHEME_DECK", ERROR, Text(
+                    N_("%(card)s is not a scheme card; move it out of the scheme deck."), card=card.name),
+                    card=card.name, line=e.line))
                 continue
             scheme_totals[card.name] += e.count
             scheme_lines.setdefault(card.name, []).append(e)
         scheme_count = sum(scheme_totals.values())
         if scheme_count < SCHEME_MIN:
-            add(Finding("SCHEME_DECK", ERROR, f"The scheme deck has {_plural(scheme_count, 'scheme')}; an "
-                        f"archenemy needs at least {SCHEME_MIN}.", line=schemes[0][0].line))
+            add(Finding.of("SCHEME_DECK", ERROR, Text(
+                _n("The scheme deck has %(num)d scheme; an archenemy needs at least %(min)d.",
+                   "The scheme deck has %(num)d schemes; an archenemy needs at least %(min)d."),
+                num=scheme_count, min=SCHEME_MIN), line=schemes[0][0].line))
         for n, count in scheme_totals.items():
             if count > SCHEME_MAX_COPIES:
-                add(Finding("SCHEME_DECK", ERROR, f"{n}: {count} copies in the scheme deck "
-                            f"({_lines(scheme_lines[n])}); at most {SCHEME_MAX_COPIES} schemes may share a name.",
-                            card=n, line=scheme_lines[n][0].line))
+                add(Finding.of("SCHEME_DECK", ERROR, Text(
+                    N_("%(card)s: %(count)d copies in the scheme deck (%(lines)s); at most %(max)d schemes may share "
+                       "a name."), card=n, count=count, lines=_lines(scheme_lines[n]), max=SCHEME_MAX_COPIES),
+                    card=n, line=scheme_lines[n][0].line))
 
     report = bracket_report((c for zone_entries in (commanders, main) for _, c in zone_entries if c is not None),
                             brackets)
@@ -611,14 +713,17 @@ def bracket_findings(report, max_bracket: int | None, declared: int | None) -> l
     """The bracket floor against the event's maximum (an error) and the player's declared bracket (a warning
     the staff see). The reasons say what in the list sets the floor; intent is for people to judge."""
     out = []
-    why = "; ".join(report.causes)
+    why = TextList(report.causes, "semicolon")
+    name = Text(report.name) if report.name else ""
     if max_bracket and report.floor > max_bracket:
-        out.append(Finding("BRACKET", ERROR, f"This event allows decks up to bracket {max_bracket}; this list is at "
-                           f"least bracket {report.floor} ({report.name}): {why}."))
+        out.append(Finding.of("BRACKET", ERROR, Text(
+            N_("This event allows decks up to bracket %(max)d; this list is at least bracket %(floor)d (%(name)s): "
+               "%(why)s."), max=max_bracket, floor=report.floor, name=name, why=why)))
     if declared and report.floor > declared:
-        out.append(Finding("BRACKET", WARNING, f"You declared bracket {declared}, but this list is at least bracket "
-                           f"{report.floor} ({report.name}): {why}. Declare bracket {report.floor} or change the "
-                           "list; the staff see this too."))
+        out.append(Finding.of("BRACKET", WARNING, Text(
+            N_("You declared bracket %(declared)d, but this list is at least bracket %(floor)d (%(name)s): %(why)s. "
+               "Declare bracket %(floor)d or change the list; the staff see this too."),
+            declared=declared, floor=report.floor, name=name, why=why)))
     return out
 
 
@@ -651,9 +756,14 @@ def bounded(findings: list[Finding]) -> list[Finding]:
             rest.setdefault(f.code, []).append(f)
     for code, more in rest.items():
         lines = [f.line for f in more if f.line is not None]
-        where = f" (lines {min(lines)} to {max(lines)})" if lines else ""
-        out.append(Finding(code, more[0].severity, f"… and {len(more):,} more like the ones above{where}. "
-                           "Fix those first, or check that this is the right file.", line=min(lines, default=None)))
+        if lines:
+            text = Text(N_("… and %(count)s more like the ones above (lines %(first)s to %(last)s). Fix those first, "
+                           "or check that this is the right file."), count=Number(len(more)), first=min(lines),
+                        last=max(lines))
+        else:
+            text = Text(N_("… and %(count)s more like the ones above. Fix those first, or check that this is the "
+                           "right file."), count=Number(len(more)))
+        out.append(Finding.of(code, more[0].severity, text, line=min(lines, default=None)))
     return out
 
 

@@ -58,7 +58,7 @@ from pathlib import PurePath
 from xml.parsers import expat
 
 from tournament.cards.names import name_key
-from tournament.decks.domain import DeckInputError, Entry, ParsedDeck, UnparsedLine
+from tournament.decks.domain import N_, DeckInputError, Entry, Number, ParsedDeck, Text, UnparsedLine
 from tournament.games.dungeons import load_dungeons
 
 MAX_BYTES = 1_000_000
@@ -167,11 +167,11 @@ _CSV_BOARDS = {
     "scheme": "scheme", "schemes": "scheme", "dungeon": "dungeon", "dungeons": "dungeon",
 }
 
-_NOT_UTF8 = ("The file is not a UTF-8 text file. Export the deck as plain text (UTF-8) "
-             "and upload it again, or paste the list into the box.")
-_BINARY = ("This is not a text decklist: it contains binary data. Export the deck as text "
-           "(one card per line) from your deck site and paste or upload that.")
-_EMPTY = 'The decklist is empty. Paste the deck, one card per line, like "1 Sol Ring".'
+_NOT_UTF8 = Text(N_("The file is not a UTF-8 text file. Export the deck as plain text (UTF-8) and upload it "
+                    "again, or paste the list into the box."))
+_BINARY = Text(N_("This is not a text decklist: it contains binary data. Export the deck as text (one card per "
+                  "line) from your deck site and paste or upload that."))
+_EMPTY = Text(N_('The decklist is empty. Paste the deck, one card per line, like "1 Sol Ring".'))
 
 
 # ---------------------------------------------------------------- public API
@@ -228,9 +228,9 @@ def read_decklist_text(data: bytes) -> str:
 
 # ---------------------------------------------------------------- input checks
 
-def _too_big(size: int) -> str:
-    return (f"The decklist is {size / 1_000_000:.1f} MB; the limit is {MAX_BYTES // 1_000_000} MB. "
-            "Paste only the deck.")
+def _too_big(size: int) -> Text:
+    return Text(N_("The decklist is %(size).1f MB; the limit is %(limit)d MB. Paste only the deck."),
+                size=size / 1_000_000, limit=MAX_BYTES // 1_000_000)
 
 
 def _bomless_utf16(data: bytes) -> str | None:
@@ -267,16 +267,16 @@ def _checked_lines(text: str) -> tuple[str, list[str], bool]:
     while not lines[-1].strip():
         lines.pop()
     if len(lines) > MAX_LINES:
-        raise DeckInputError(f"The decklist has {len(lines):,} lines; the limit is {MAX_LINES:,}. "
-                             "Paste only the deck.")
+        raise DeckInputError(Text(N_("The decklist has %(count)s lines; the limit is %(limit)s. Paste only the "
+                                     "deck."), count=Number(len(lines)), limit=Number(MAX_LINES)))
     return text, lines, bad > 0
 
 
 def _dispatch(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedDeck:
     deck = _parse_any(text, lines, dirty, suffix)
     if not deck.unparsed and not any(getattr(deck, attr) for attr in _LIST_FOR.values()):
-        raise DeckInputError("The decklist has no card lines, only headers or comments. "
-                             'Paste the deck, one card per line, like "1 Sol Ring".')
+        raise DeckInputError(Text(N_('The decklist has no card lines, only headers or comments. Paste the deck, '
+                                     'one card per line, like "1 Sol Ring".')))
     return deck
 
 
@@ -285,17 +285,16 @@ def _parse_any(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedD
     if first.startswith("<"):
         low = first[:15].lower()
         if low.startswith(("<!doctype html", "<html")):
-            raise DeckInputError("This is a web page, not a decklist. Use your deck site's "
-                                 "export (text, CSV or MTGO .dek) and paste or upload that.")
+            raise DeckInputError(Text(N_("This is a web page, not a decklist. Use your deck site's export (text, "
+                                         "CSV or MTGO .dek) and paste or upload that.")))
         if low.startswith(("<?xml", "<deck", "<!doctype")) or suffix == ".dek":
             return _parse_dek(text, lines)
     header = _csv_header(first)
     if header is not None:
         return _parse_csv(lines, first_at, *header)
     if suffix == ".csv" and ("," in first or ";" in first):
-        raise DeckInputError("The CSV file has no header row with Count (or Quantity) and Name "
-                             "columns. Export it again from Moxfield or Archidekt, or paste the "
-                             "list as text.")
+        raise DeckInputError(Text(N_("The CSV file has no header row with Count (or Quantity) and Name columns. "
+                                     "Export it again from Moxfield or Archidekt, or paste the list as text.")))
     return _parse_text(text, lines, dirty)
 
 
@@ -338,12 +337,22 @@ def _entry_maker():
 _make_entry = _entry_maker()
 
 
-def _count_problem(count: int) -> str | None:
+def _count_problem(count: int) -> Text | None:
     if count < 1:
-        return f"count {count}"
+        return Text(N_("count %(count)s"), count=count)
     if count > MAX_COUNT:
-        return f"count {count} is more than {MAX_COUNT}"
+        return Text(N_("count %(count)s is more than %(max)s"), count=count, max=MAX_COUNT)
     return None
+
+
+def _unparsed(number: int, text: str, why: Text) -> UnparsedLine:
+    """A line that names no card, and why (a Text, for the reader's language)."""
+    return UnparsedLine(number, text, str(why), why)
+
+
+_TOO_LONG = Text(N_("line too long"))
+_CONTROL_CHARACTERS = Text(N_("control characters in the line"))
+_NO_NAME = Text(N_("no card name"))
 
 
 def _shown(text: str) -> str:
@@ -412,7 +421,7 @@ def _strip_markers(rest: str) -> tuple[str, str | None]:
     return rest, flag
 
 
-def _read_card(text: str) -> tuple[int, str, str | None] | str:
+def _read_card(text: str) -> tuple[int, str, str | None] | Text:
     """(count, name, flag) for a card line, or why it cannot be read."""
     m = _COUNT.match(text)
     if m:
@@ -430,7 +439,7 @@ def _read_card(text: str) -> tuple[int, str, str | None] | str:
     if not name.isascii():
         name = name.strip(_BRACKETS + " ")
     if not name:
-        return "no card name"
+        return _NO_NAME
     return count, name, flag
 
 
@@ -484,10 +493,10 @@ def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
                 held = len(lists[section])
             continue
         if len(s) > MAX_LINE_LENGTH:
-            unparsed.append(UnparsedLine(number, _shown(s), "line too long"))
+            unparsed.append(_unparsed(number, _shown(s), _TOO_LONG))
             continue
         if dirty and _CONTROL.search(s):
-            unparsed.append(UnparsedLine(number, _shown(s), "control characters in the line"))
+            unparsed.append(_unparsed(number, _shown(s), _CONTROL_CHARACTERS))
             continue
         line_section = None
         first = s[0]
@@ -525,8 +534,8 @@ def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
         if section == _ABOUT and line_section is None:
             continue
         got = _read_card(s)
-        if type(got) is str:
-            unparsed.append(UnparsedLine(number, _shown(s), got))
+        if type(got) is Text:
+            unparsed.append(_unparsed(number, _shown(s), got))
             continue
         count, name, flag = got
         if flag is not None:
@@ -626,24 +635,25 @@ def _parse_csv(lines: list[str], header_at: int, delimiter: str, count_col: int,
             continue
         raw = lines[number - 1]
         if len(raw) > MAX_LINE_LENGTH:
-            deck.unparsed.append(UnparsedLine(number, _shown(raw.strip()), "line too long"))
+            deck.unparsed.append(_unparsed(number, _shown(raw.strip()), _TOO_LONG))
             continue
         count = 0
         count_text = _cell(row, count_col)
         m = _CSV_COUNT.fullmatch(count_text)
         if m is None:
-            problem = f"count {count_text!r} is not a number" if count_text else "no count"
+            problem = (Text(N_("count %(count)s is not a number"), count=repr(count_text)) if count_text
+                       else Text(N_("no count")))
         else:
             count = int(m.group(1))
             problem = _count_problem(count)
         name = " ".join(_cell(row, name_col).split())
         if problem is None and not name:
-            problem = "no card name"
+            problem = _NO_NAME
         section = _CSV_BOARDS.get(" ".join(_cell(row, board_col).lower().split()))
         if problem is None and section is None:
-            problem = f"unknown board {_cell(row, board_col)!r}"
+            problem = Text(N_("unknown board %(board)s"), board=repr(_cell(row, board_col)))
         if problem is not None:
-            deck.unparsed.append(UnparsedLine(number, _shown(raw.strip()), problem))
+            deck.unparsed.append(_unparsed(number, _shown(raw.strip()), problem))
             continue
         for i in category_cols:
             flag = _category_flag(_cell(row, i))
@@ -664,8 +674,8 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
     DOCTYPE and ENTITY declarations are refused outright: deck files never have
     them, and that closes entity-expansion and external-entity attacks.
     """
-    refused = DeckInputError("The .dek file declares a DOCTYPE or entities, which MTGO deck files "
-                             "never do. Export the deck again from MTGO, or paste it as text.")
+    refused = DeckInputError(Text(N_("The .dek file declares a DOCTYPE or entities, which MTGO deck files never "
+                                     "do. Export the deck again from MTGO, or paste it as text.")))
     if _MARKUP.search(text):
         raise refused
     parser = expat.ParserCreate()
@@ -687,12 +697,13 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
-        raise DeckInputError(f"The .dek file is not valid XML ({expat.ErrorString(exc.code)}, "
-                             f"line {exc.lineno}). Export the deck again from MTGO, or paste it "
-                             "as text.") from None
+        raise DeckInputError(Text(N_("The .dek file is not valid XML (%(error)s, line %(line)s). Export the deck "
+                                     "again from MTGO, or paste it as text."),
+                                  error=expat.ErrorString(exc.code), line=exc.lineno)) from None
     if root != ["Deck"]:
-        raise DeckInputError(f"This XML file is not an MTGO deck: it starts with <{root[0] if root else '?'}>, "
-                             "not <Deck>. Export the deck from MTGO as .dek, or paste it as text.")
+        raise DeckInputError(Text(N_("This XML file is not an MTGO deck: it starts with <%(tag)s>, not <Deck>. "
+                                     "Export the deck from MTGO as .dek, or paste it as text."),
+                                  tag=root[0] if root else "?"))
 
     deck = ParsedDeck()
     rows = []
@@ -704,13 +715,13 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
             raw = f'<Cards Quantity="{quantity}" Name="{name}" />'
         problem = None
         if not quantity.lstrip("-").isdigit():
-            problem = f"quantity {quantity!r} is not a number"
+            problem = Text(N_("quantity %(quantity)s is not a number"), quantity=repr(quantity))
         else:
             problem = _count_problem(int(quantity))
         if problem is None and not name:
-            problem = "no card name"
+            problem = _NO_NAME
         if problem is not None:
-            deck.unparsed.append(UnparsedLine(number, _shown(raw), problem))
+            deck.unparsed.append(_unparsed(number, _shown(raw), problem))
             continue
         sideboard = attrs.get("Sideboard", "false").strip().lower() == "true"
         rows.append([int(quantity), name, number, "sideboard" if sideboard else "main", raw])

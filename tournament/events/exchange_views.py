@@ -18,7 +18,7 @@ import io
 from functools import wraps
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, send_file
-from flask_wtf import FlaskForm
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -28,6 +28,7 @@ from ..extensions import csrf
 from ..web import start_over
 from .exchange import MAX_EVENT_BYTES, MAX_PLAYER_ROWS, MAX_PLAYERS_BYTES
 from .exchange_ops import ImportRefused, export_event, import_event, import_players
+from .forms import Form
 from .operations import get_event, require_staff
 
 bp = Blueprint("exchange", __name__)
@@ -35,8 +36,8 @@ bp = Blueprint("exchange", __name__)
 UPLOAD_SLACK = 1_000_000        # multipart overhead, and room to report a file's exact size
 
 
-class UploadForm(FlaskForm):
-    file = FileField("File", validators=[FileRequired("Choose a file to upload.")])
+class UploadForm(Form):
+    file = FileField(_l("File"), validators=[FileRequired(_l("Choose a file to upload."))])
 
 
 def upload_limit(file_limit: int):
@@ -52,8 +53,9 @@ def upload_limit(file_limit: int):
                         csrf.protect()
                     request.files  # read the body now, so an oversize one is reported here  # noqa: B018
                 except RequestEntityTooLarge:
-                    raise Refused(f"The file is larger than {file_limit / 1_000_000:.0f} MB, the limit for this "
-                                  "upload.", status=413) from None
+                    mb = f"{file_limit / 1_000_000:.0f}"
+                    raise Refused(_("The file is larger than %(mb)s MB, the limit for this upload.", mb=mb),
+                                  status=413) from None
             return view(*args, **kwargs)
         csrf.exempt(wrapped)
         return wrapped
@@ -95,7 +97,7 @@ def import_players_page(event_id: int):
         return render_template("exchange/import_players.html", error=e.message, **context), e.status
     if dry_run:
         return render_template("exchange/import_players.html", preview=result, **context)
-    flash(f"Imported {len(result.registrations)} player{'s' if len(result.registrations) != 1 else ''}.")
+    flash(ngettext("Imported %(num)d player.", "Imported %(num)d players.", len(result.registrations)))
     return redirect(_event_url(event.id))
 
 
@@ -142,9 +144,11 @@ def import_event_page():
     except Refused as e:
         start_over()
         return render_template("exchange/import_event.html", error=e.message, **context), e.status
-    flash(f"Imported \u201c{result.event.name}\u201d with {result.players} player"
-          f"{'s' if result.players != 1 else ''} and {result.decklists} decklist"
-          f"{'s' if result.decklists != 1 else ''}.")
+    decklists = ngettext("%(num)d decklist", "%(num)d decklists", result.decklists)
+    # TRANSLATORS: %(decklists)s is "%(num)d decklist" or "%(num)d decklists", already translated
+    flash(ngettext("Imported “%(name)s” with %(num)d player and %(decklists)s.",
+                   "Imported “%(name)s” with %(num)d players and %(decklists)s.", result.players,
+                   name=result.event.name, decklists=decklists))
     for note in result.notes:
         flash(note, "warning")
     return redirect(_event_url(result.event.id))

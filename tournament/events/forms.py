@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField, DateField, DateTimeLocalField, IntegerField, SelectField, StringField, TextAreaField
@@ -20,19 +21,22 @@ from ..scoring.draws import end_of_round_procedures
 from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
-MODE_LABELS = {"pods": "Pods (multiplayer)", "duel": "Duel (1v1, best of three)"}
-STATUS_LABELS = {"registration": "Registration open", "running": "Running", "finished": "Finished"}
-SCORING_LABELS = {"democratic": "Democratic (votes)", "survival": "Survival", "cedh": "cEDH (win/draw)",
-                  "mtr": "MTR (match points)"}
-VARIANT_LABELS = {"none": "None (normal Commander)", "archenemy": "Archenemy (one archenemy per pod against a team)",
-                  "supervillain_rumble": "Supervillain Rumble (every player an archenemy)"}
-LEFTOVER_LABELS = {"threes": "Pods of 3 (everyone plays)", "fives": "Pods of 5 (everyone plays)",
-                   "byes": "Byes for the players left over"}
+MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
+STATUS_LABELS = {"registration": _l("Registration open"), "running": _l("Running"), "finished": _l("Finished")}
+SCORING_LABELS = {"democratic": _l("Democratic (votes)"), "survival": _l("Survival"), "cedh": _l("cEDH (win/draw)"),
+                  "mtr": _l("MTR (match points)")}
+VARIANT_LABELS = {"none": _l("None (normal Commander)"),
+                  "archenemy": _l("Archenemy (one archenemy per pod against a team)"),
+                  "supervillain_rumble": _l("Supervillain Rumble (every player an archenemy)")}
+LEFTOVER_LABELS = {"threes": _l("Pods of 3 (everyone plays)"), "fives": _l("Pods of 5 (everyone plays)"),
+                   "byes": _l("Byes for the players left over")}
+# the words a prize line ends with: typed by organizers and read back by prize_lines, so never translated
 PRIZE_KIND_WORDS = {"max": "highest", "min": "lowest", "sum": "total", "count": "count"}
 PRIZE_WORDS = {v: k for k, v in PRIZE_KIND_WORDS.items()} | {k: k for k in PRIZE_KIND_WORDS}
-ROUNDS_MESSAGE = "The number of rounds must be a whole number from 1 to 30, or empty to decide as you go."
-BYE_MESSAGE = "Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's."
+ROUNDS_MESSAGE = _l("The number of rounds must be a whole number from 1 to 30, or empty to decide as you go.")
+BYE_MESSAGE = _l("Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's.")
 MAX_DECKLIST_CHARS = 1_000_000
+DECKLIST_TOO_LONG = _l("The decklist is too long; the limit is 1 MB. Paste only the deck.")
 
 
 class ChoiceField(SelectField):
@@ -41,8 +45,8 @@ class ChoiceField(SelectField):
     def pre_validate(self, form):
         choices = [c if isinstance(c, SelectChoice) else SelectChoice(*c) for c in self.choices or ()]
         if self.data not in {c.value for c in choices}:
-            allowed = ", ".join(c.label for c in choices if c.value != "") or "none"
-            raise ValidationError(f"Choose one of: {allowed}.")
+            allowed = ", ".join(str(c.label) for c in choices if c.value != "") or _("none")
+            raise ValidationError(_("Choose one of: %(allowed)s.", allowed=allowed))
 
 
 class ZoneField(SelectField):
@@ -50,86 +54,109 @@ class ZoneField(SelectField):
 
     def pre_validate(self, form):
         if not valid_zone(self.data):
-            raise ValidationError("Unknown time zone: choose one like Europe/Prague, Asia/Tokyo or UTC.")
+            raise ValidationError(_("Unknown time zone: choose one like Europe/Prague, Asia/Tokyo or UTC."))
 
 
-TURNS_MESSAGE = "The turns at time must be a whole number from 1 to 30, or empty."
-BRACKET_CHOICES = [("", "—"), ("1", "1 Exhibition"), ("2", "2 Core"), ("3", "3 Upgraded"), ("4", "4 Optimized"),
-                   ("5", "5 cEDH")]
+TURNS_MESSAGE = _l("The turns at time must be a whole number from 1 to 30, or empty.")
+BRACKET_CHOICES = [("", "—"), ("1", _l("1 Exhibition")), ("2", _l("2 Core")), ("3", _l("3 Upgraded")),
+                   ("4", _l("4 Optimized")), ("5", _l("5 cEDH"))]
+
+
+class Form(FlaskForm):
+    """A form whose errors are plain text once it has validated: messages given as lazy_gettext (translated
+    when shown) become str, so pages escape them like any text and " ".join() and isinstance(e, str) work."""
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        for field in self._fields.values():
+            if any(not isinstance(e, str) for e in field.errors):
+                field.errors = [e if isinstance(e, (str, dict, list, tuple)) else str(e) for e in field.errors]
+        return valid
 
 
 def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def whole_number(label: str, lo: int, hi: int, default: int) -> IntegerField:
-    message = f"{label} must be a whole number from {lo} to {hi}."
+def whole_number(label, lo: int, hi: int, default: int, message) -> IntegerField:
+    """`message`: the whole sentence, e.g. "The pod size must be a whole number from 3 to 5." """
     return IntegerField(label, default=default, invalid_value_message=message,
                         validators=[InputRequired(message), NumberRange(lo, hi, message)])
 
 
-def text(label: str, max_len: int, required: bool = False, **kw) -> StringField:
-    validators = [Length(max=max_len, message=f"{label} may be at most {max_len} characters.")]
-    if required:
-        validators.insert(0, DataRequired(f"{label} is required."))
+def text(label, max_len: int, too_long, required=None, **kw) -> StringField:
+    """`too_long`, `required`: the whole sentences ("Your name may be at most 100 characters.", "Your name is
+    required."); no `required`: the field may be empty."""
+    validators = [Length(max=max_len, message=too_long)]
+    if required is not None:
+        validators.insert(0, DataRequired(required))
     return StringField(label, validators=validators, **kw)
 
 
-class EventForm(FlaskForm):
-    name = text("The event name", 200, required=True)
-    date = DateField("Date", validators=[Optional()], invalid_value_message="The date must look like 2026-12-05.")
-    venue = text("The venue", 200)
-    ruleset = ChoiceField("Ruleset")
-    banlist_add = TextAreaField("Cards added to the banlist (one per line)",
-                                validators=[Length(max=100_000, message="The banlist additions are too long.")])
-    banlist_remove = TextAreaField("Cards taken off the banlist (one per line)",
-                                   validators=[Length(max=100_000, message="The banlist removals are too long.")])
-    mode = ChoiceField("Mode", choices=options((m, MODE_LABELS[m]) for m in MODES))
-    pod_size = whole_number("The pod size", 3, 5, 4)
-    sideboard_enabled = BooleanField("Sideboards allowed", default=True)
-    swap_seconds = whole_number("The swap window (seconds)", 0, 3600, 180)
-    scoring_profile = ChoiceField("Scoring profile")
-    round_minutes = whole_number("The round length (minutes)", 10, 600, 90)
+class EventForm(Form):
+    name = text(_l("The event name"), 200, _l("The event name may be at most 200 characters."),
+                required=_l("The event name is required."))
+    date = DateField(_l("Date"), validators=[Optional()],
+                     invalid_value_message=_l("The date must look like 2026-12-05."))
+    venue = text(_l("The venue"), 200, _l("The venue may be at most 200 characters."))
+    ruleset = ChoiceField(_l("Ruleset"))
+    banlist_add = TextAreaField(_l("Cards added to the banlist (one per line)"),
+                                validators=[Length(max=100_000, message=_l("The banlist additions are too long."))])
+    banlist_remove = TextAreaField(_l("Cards taken off the banlist (one per line)"),
+                                   validators=[Length(max=100_000, message=_l("The banlist removals are too long."))])
+    mode = ChoiceField(_l("Mode"), choices=options((m, MODE_LABELS[m]) for m in MODES))
+    pod_size = whole_number(_l("The pod size"), 3, 5, 4, _l("The pod size must be a whole number from 3 to 5."))
+    sideboard_enabled = BooleanField(_l("Sideboards allowed"), default=True)
+    swap_seconds = whole_number(_l("The swap window (seconds)"), 0, 3600, 180,
+                                _l("The swap window (seconds) must be a whole number from 0 to 3600."))
+    scoring_profile = ChoiceField(_l("Scoring profile"))
+    round_minutes = whole_number(_l("The round length (minutes)"), 10, 600, 90,
+                                 _l("The round length (minutes) must be a whole number from 10 to 600."))
     decklist_deadline = DateTimeLocalField(
-        "Decklist deadline", validators=[Optional()],
+        _l("Decklist deadline"), validators=[Optional()],
         format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
-        invalid_value_message="The decklist deadline must look like 2026-12-05T10:00 (the event's time zone).")
-    timezone = ZoneField("Time zone")
-    max_bracket = ChoiceField("Highest Commander bracket allowed", choices=options(
-        [("", "any")] + BRACKET_CHOICES[1:]), default="")
-    planned_rounds = IntegerField("Number of rounds", validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
+        invalid_value_message=_l("The decklist deadline must look like 2026-12-05T10:00 (the event's time zone)."))
+    timezone = ZoneField(_l("Time zone"))
+    max_bracket = ChoiceField(_l("Highest Commander bracket allowed"), choices=options(
+        [("", _l("any"))] + BRACKET_CHOICES[1:]), default="")
+    planned_rounds = IntegerField(_l("Number of rounds"), validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
                                   invalid_value_message=ROUNDS_MESSAGE)
-    paper_size = ChoiceField("Paper size", choices=options((p, p) for p in PAPER_SIZES))
-    status = ChoiceField("Status", choices=options((s, STATUS_LABELS[s]) for s in STATUSES), default="registration")
-    variant = ChoiceField("Variant", choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
-    archenemy_win_points = whole_number("Archenemy win points", 0, 100, 3)
-    team_win_points = whole_number("Team win points", 0, 100, 1)
-    leftover_policy = ChoiceField("When the players do not divide into full pods", default="threes",
+    paper_size = ChoiceField(_l("Paper size"), choices=options((p, p) for p in PAPER_SIZES))
+    status = ChoiceField(_l("Status"), choices=options((s, STATUS_LABELS[s]) for s in STATUSES),
+                         default="registration")
+    variant = ChoiceField(_l("Variant"), choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
+    archenemy_win_points = whole_number(_l("Archenemy win points"), 0, 100, 3,
+                                        _l("Archenemy win points must be a whole number from 0 to 100."))
+    team_win_points = whole_number(_l("Team win points"), 0, 100, 1,
+                                   _l("Team win points must be a whole number from 0 to 100."))
+    leftover_policy = ChoiceField(_l("When the players do not divide into full pods"), default="threes",
                                   choices=options((p, LEFTOVER_LABELS[p]) for p in LEFTOVER_LABELS))
-    top_cut = ChoiceField("Top cut", coerce=int, default=0, choices=options(
-        [(0, "No top cut"), (4, "Top 4"), (7, "Top 7 (pods)"), (8, "Top 8 (1v1)"), (10, "Top 10 (pods)"),
-         (13, "Top 13 (pods)"), (16, "Top 16 (pods)"), (40, "Top 40 (pods)")]))
-    cut_seating = ChoiceField("Seats in a pod top cut", default="seed", choices=options(
-        [("seed", "Assigned by seed (the best seed in seat 1)"), ("choice", "Chosen in seed order")]))
-    bye_points = IntegerField("Points for a bye", validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
+    top_cut = ChoiceField(_l("Top cut"), coerce=int, default=0, choices=options(
+        [(0, _l("No top cut")), (4, _l("Top 4")), (7, _l("Top 7 (pods)")), (8, _l("Top 8 (1v1)")),
+         (10, _l("Top 10 (pods)")), (13, _l("Top 13 (pods)")), (16, _l("Top 16 (pods)")),
+         (40, _l("Top 40 (pods)"))]))
+    cut_seating = ChoiceField(_l("Seats in a pod top cut"), default="seed", choices=options(
+        [("seed", _l("Assigned by seed (the best seed in seat 1)")), ("choice", _l("Chosen in seed order"))]))
+    bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
-    hide_votes = BooleanField("Hide a table's votes until all its players have voted", default=True)
-    bracket_pods = BooleanField("Seat pods within the brackets players declared", default=False)
-    end_of_round = ChoiceField("When time is called (pods)", default="finish_turn", choices=options(
+    hide_votes = BooleanField(_l("Hide a table's votes until all its players have voted"), default=True)
+    bracket_pods = BooleanField(_l("Seat pods within the brackets players declared"), default=False)
+    end_of_round = ChoiceField(_l("When time is called (pods)"), default="finish_turn", choices=options(
         (k, v["name"]) for k, v in end_of_round_procedures().items()))
-    end_of_round_turns = IntegerField("Turns for “a few more turns” or the turn limit",
+    end_of_round_turns = IntegerField(_l("Turns for “a few more turns” or the turn limit"),
                                       validators=[Optional(), NumberRange(1, 30, TURNS_MESSAGE)],
                                       invalid_value_message=TURNS_MESSAGE)
-    intentional_draws = BooleanField("Intentional draws allowed", default=True)
-    publish_decklists = BooleanField("Publish every decklist when the event has finished", default=False)
-    prize_conditions = TextAreaField("Alternate prizes", validators=[Length(max=20_000, message="The prize list is too long.")])
+    intentional_draws = BooleanField(_l("Intentional draws allowed"), default=True)
+    publish_decklists = BooleanField(_l("Publish every decklist when the event has finished"), default=False)
+    prize_conditions = TextAreaField(_l("Alternate prizes"),
+                                     validators=[Length(max=20_000, message=_l("The prize list is too long."))])
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.ruleset.choices = options((r.id, r.name) for r in list_rulesets())
         scoring = [(p, SCORING_LABELS.get(p, p)) for p in SCORING_PROFILES]
         if new:
-            scoring.insert(0, ("", "The mode's default (democratic for pods, MTR for duel)"))
+            scoring.insert(0, ("", _("The mode's default (democratic for pods, MTR for duel)")))
         self.scoring_profile.choices = options(scoring)
         self.timezone.choices = options((z, z.replace("_", " ")) for z in zone_names())
         self.new = new
@@ -142,8 +169,8 @@ class EventForm(FlaskForm):
         for n, line in enumerate((field.data or "").splitlines(), 1):
             name, _bar, kind = line.partition("|")
             if kind.strip() and kind.strip().casefold() not in PRIZE_WORDS:
-                raise ValidationError(f"Line {n}: “{kind.strip()}” is not how a prize is won: write highest, "
-                                      f"lowest, total or count after the |.")
+                raise ValidationError(_("Line %(number)s: “%(kind)s” is not how a prize is won: write highest, "
+                                        "lowest, total or count after the |.", number=n, kind=kind.strip()))
 
     def fill(self, event) -> None:
         """Show an event's stored settings (GET of the edit page)."""
@@ -196,21 +223,23 @@ def prize_lines(text: str) -> list[dict]:
     return out
 
 
-class CopyEventForm(FlaskForm):
-    name = text("The new event's name", 200)
+class CopyEventForm(Form):
+    name = text(_l("The new event's name"), 200, _l("The new event's name may be at most 200 characters."))
 
 
-class RegistrationForm(FlaskForm):
-    name = text("Your name", 100, required=True)
-    contact = text("Contact (e-mail or phone, optional)", 200)
-    player_id = text("Player ID (optional)", 40)
-    decklist = TextAreaField("Decklist (paste it, optional)", validators=[
-        Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
-    upload = FileField("…or upload a decklist file (.txt, .dek, .csv)")
-    declared_bracket = ChoiceField("Your deck's Commander bracket (optional)", choices=options(BRACKET_CHOICES),
+class RegistrationForm(Form):
+    name = text(_l("Your name"), 100, _l("Your name may be at most 100 characters."),
+                required=_l("Your name is required."))
+    contact = text(_l("Contact (e-mail or phone, optional)"), 200,
+                   _l("Contact (e-mail or phone, optional) may be at most 200 characters."))
+    player_id = text(_l("Player ID (optional)"), 40, _l("Player ID (optional) may be at most 40 characters."))
+    decklist = TextAreaField(_l("Decklist (paste it, optional)"), validators=[
+        Length(max=MAX_DECKLIST_CHARS, message=DECKLIST_TOO_LONG)])
+    upload = FileField(_l("…or upload a decklist file (.txt, .dek, .csv)"))
+    declared_bracket = ChoiceField(_l("Your deck's Commander bracket (optional)"), choices=options(BRACKET_CHOICES),
                                    default="")
     back = StringField()   # desk or dashboard, for staff late registrations
-    same_name_ok = BooleanField("This is a different person with the same name")
+    same_name_ok = BooleanField(_l("This is a different person with the same name"))
 
     def player_data(self) -> dict:
         data = {"name": self.name.data, "contact": self.contact.data or "", "player_id": self.player_id.data or "",
@@ -221,14 +250,14 @@ class RegistrationForm(FlaskForm):
         return data
 
 
-class DecklistForm(FlaskForm):
-    decklist = TextAreaField("Paste your decklist", validators=[
-        Length(max=MAX_DECKLIST_CHARS, message="The decklist is too long; the limit is 1 MB. Paste only the deck.")])
-    upload = FileField("…or upload a file (.txt, .dek, .csv)")
+class DecklistForm(Form):
+    decklist = TextAreaField(_l("Paste your decklist"), validators=[
+        Length(max=MAX_DECKLIST_CHARS, message=DECKLIST_TOO_LONG)])
+    upload = FileField(_l("…or upload a file (.txt, .dek, .csv)"))
 
     def validate_decklist(self, field):
         if not (field.data or "").strip() and not uploaded(self.upload):
-            raise ValidationError("Paste your decklist or choose a file to upload.")
+            raise ValidationError(_("Paste your decklist or choose a file to upload."))
 
 
 class ActionForm(FlaskForm):
@@ -236,18 +265,19 @@ class ActionForm(FlaskForm):
     q = StringField()
 
 
-class NotesForm(FlaskForm):
-    notes = TextAreaField("Notes", validators=[Length(max=5000, message="Notes may be at most 5000 characters.")])
+class NotesForm(Form):
+    notes = TextAreaField(_l("Notes"), validators=[Length(max=5000, message=_l("Notes may be at most 5000 characters."))])
     q = StringField()
 
 
-STAFF_ROLE_LABELS = {"judge": "Judge (desk, rounds, results)", "organizer": "Co-organizer (also settings and staff)"}
+STAFF_ROLE_LABELS = {"judge": _l("Judge (desk, rounds, results)"),
+                     "organizer": _l("Co-organizer (also settings and staff)")}
 
 
-class StaffForm(FlaskForm):
-    name = StringField("Account name", validators=[DataRequired(message="Type the staff account's name."),
-                                                   Length(max=80)])
-    role = SelectField("Role", choices=options(STAFF_ROLE_LABELS.items()), default="judge")
+class StaffForm(Form):
+    name = StringField(_l("Account name"), validators=[DataRequired(message=_l("Type the staff account's name.")),
+                                                       Length(max=80)])
+    role = SelectField(_l("Role"), choices=options(STAFF_ROLE_LABELS.items()), default="judge")
 
 
 def uploaded(field) -> bool:

@@ -9,6 +9,7 @@ from datetime import date as Date, datetime, timezone
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import gettext as _
 
 from ..auth.models import User
 from ..timezones import as_utc, machine_zone, valid_zone, zone_names
@@ -63,37 +64,42 @@ def clean_text(value, field: str, label: str, max_len: int, required: bool = Fal
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise Refused(f"{label} must be text.", field=field)
+        raise Refused(_("%(label)s must be text.", label=label), field=field)
     value = unicodedata.normalize("NFC", value.strip())
     if required and not value:
-        raise Refused(f"{label} is required.", field=field)
+        raise Refused(_("%(label)s is required.", label=label), field=field)
     if len(value) > max_len:
-        raise Refused(f"{label} is {len(value):,} characters; the limit is {max_len}.", field=field)
+        raise Refused(_("%(label)s is %(length)s characters; the limit is %(limit)s.", label=label,
+                        length=format(len(value), ","), limit=max_len), field=field)
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-        raise Refused(f"{label} contains control characters; type it again as plain text.", field=field)
+        raise Refused(_("%(label)s contains control characters; type it again as plain text.", label=label),
+                      field=field)
     return value
 
 
 def _int(value, field: str, label: str, lo: int, hi: int) -> int:
     """A whole number (JSON's 5 or 5.0; never the text "5", true or null) from lo to hi."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
+        raise Refused(_("%(label)s must be a whole number from %(lo)s to %(hi)s.", label=label, lo=lo, hi=hi),
+                      field=field)
     number = int(value) if abs(value) < 10**12 else lo - 1
     if not lo <= number <= hi or (isinstance(value, float) and value != number):
-        raise Refused(f"{label} must be a whole number from {lo} to {hi}.", field=field)
+        raise Refused(_("%(label)s must be a whole number from %(lo)s to %(hi)s.", label=label, lo=lo, hi=hi),
+                      field=field)
     return number
 
 
 def _choice(value, field: str, label: str, choices) -> str:
     if value not in choices:
-        raise Refused(f"{label} must be one of: {', '.join(map(str, choices))}.", field=field)
+        raise Refused(_("%(label)s must be one of: %(choices)s.", label=label, choices=", ".join(map(str, choices))),
+                      field=field)
     return value
 
 
 def _bool(value, field: str, label: str) -> bool:
     if isinstance(value, bool):
         return value
-    raise Refused(f"{label} must be true or false.", field=field)
+    raise Refused(_("%(label)s must be true or false.", label=label), field=field)
 
 
 def _date(value, field: str) -> Date | None:
@@ -106,7 +112,7 @@ def _date(value, field: str) -> Date | None:
     try:
         return Date.fromisoformat(str(value))
     except ValueError:
-        raise Refused("The date must look like 2026-12-05.", field=field) from None
+        raise Refused(_("The date must look like 2026-12-05."), field=field) from None
 
 
 def _deadline(value, field: str) -> datetime | None:
@@ -116,82 +122,85 @@ def _deadline(value, field: str) -> datetime | None:
         try:
             value = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
         except ValueError:
-            raise Refused("The decklist deadline must look like 2026-12-05T10:00 (UTC, or with an offset).",
+            raise Refused(_("The decklist deadline must look like 2026-12-05T10:00 (UTC, or with an offset)."),
                           field=field) from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     try:
         return value.astimezone(timezone.utc)
     except OverflowError:
-        raise Refused("The decklist deadline is out of range.", field=field) from None
+        raise Refused(_("The decklist deadline is out of range."), field=field) from None
 
 
 def _names(value, field: str, label: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise Refused(f"{label} must be a list of card names.", field=field)
+        raise Refused(_("%(label)s must be a list of card names.", label=label), field=field)
     names = [clean_text(v, field, label, 200) for v in value]
     names = list(dict.fromkeys(n for n in names if n))
     if len(names) > MAX_BANLIST_EDITS:
-        raise Refused(f"{label} lists {len(names)} cards; the limit is {MAX_BANLIST_EDITS}.", field=field)
+        raise Refused(_("%(label)s lists %(count)s cards; the limit is %(limit)s.", label=label, count=len(names),
+                        limit=MAX_BANLIST_EDITS), field=field)
     return names
 
 
 def clean_event_fields(data: dict, partial: bool = False) -> dict:
     """Validate event settings from a form or JSON; unknown keys are refused."""
     if not isinstance(data, dict):
-        raise Refused("Event settings must be an object of fields.")
+        raise Refused(_("Event settings must be an object of fields."))
     unknown = set(data) - set(EVENT_FIELDS)
     if unknown:
-        raise Refused(f"Unknown event field(s): {', '.join(sorted(map(str, unknown)))}.")
+        raise Refused(_("Unknown event field(s): %(fields)s.", fields=", ".join(sorted(map(str, unknown)))))
     out = {}
     checks = {
-        "name": lambda v: clean_text(v, "name", "The event name", 200, required=True),
+        "name": lambda v: clean_text(v, "name", _("The event name"), 200, required=True),
         "date": lambda v: _date(v, "date"),
-        "venue": lambda v: clean_text(v, "venue", "The venue", 200),
+        "venue": lambda v: clean_text(v, "venue", _("The venue"), 200),
         "ruleset": lambda v: _ruleset(v),
-        "banlist_add": lambda v: _names(v, "banlist_add", "Cards added to the banlist"),
-        "banlist_remove": lambda v: _names(v, "banlist_remove", "Cards removed from the banlist"),
-        "mode": lambda v: _choice(v, "mode", "The mode", MODES),
-        "pod_size": lambda v: _int(v, "pod_size", "The pod size", 3, 5),
-        "sideboard_enabled": lambda v: _bool(v, "sideboard_enabled", "Sideboards"),
-        "swap_seconds": lambda v: _int(v, "swap_seconds", "The swap window", 0, 3600),
-        "scoring_profile": lambda v: _choice(v, "scoring_profile", "The scoring profile", SCORING_PROFILES),
-        "round_minutes": lambda v: _int(v, "round_minutes", "The round length", 10, 600),
+        "banlist_add": lambda v: _names(v, "banlist_add", _("Cards added to the banlist")),
+        "banlist_remove": lambda v: _names(v, "banlist_remove", _("Cards removed from the banlist")),
+        "mode": lambda v: _choice(v, "mode", _("The mode"), MODES),
+        "pod_size": lambda v: _int(v, "pod_size", _("The pod size"), 3, 5),
+        "sideboard_enabled": lambda v: _bool(v, "sideboard_enabled", _("Sideboards")),
+        "swap_seconds": lambda v: _int(v, "swap_seconds", _("The swap window"), 0, 3600),
+        "scoring_profile": lambda v: _choice(v, "scoring_profile", _("The scoring profile"), SCORING_PROFILES),
+        "round_minutes": lambda v: _int(v, "round_minutes", _("The round length"), 10, 600),
         "decklist_deadline": lambda v: _deadline(v, "decklist_deadline"),
-        "paper_size": lambda v: _choice(v, "paper_size", "The paper size", PAPER_SIZES),
-        "status": lambda v: _choice(v, "status", "The status", STATUSES),
-        "leftover_policy": lambda v: _choice(v, "leftover_policy", "Leftover players", LEFTOVER_POLICIES),
-        "top_cut": lambda v: _choice(_int(v, "top_cut", "The top cut", 0, 40), "top_cut", "The top cut", TOP_CUTS),
-        "cut_seating": lambda v: _choice(v, "cut_seating", "Seats in the top cut", CUT_SEATING),
-        "end_of_round": lambda v: _choice(v, "end_of_round", "The end-of-round procedure", END_OF_ROUND),
-        "end_of_round_turns": lambda v: None if v is None else _int(v, "end_of_round_turns", "The turns at time",
+        "paper_size": lambda v: _choice(v, "paper_size", _("The paper size"), PAPER_SIZES),
+        "status": lambda v: _choice(v, "status", _("The status"), STATUSES),
+        "leftover_policy": lambda v: _choice(v, "leftover_policy", _("Leftover players"), LEFTOVER_POLICIES),
+        "top_cut": lambda v: _choice(_int(v, "top_cut", _("The top cut"), 0, 40), "top_cut", _("The top cut"),
+                                     TOP_CUTS),
+        "cut_seating": lambda v: _choice(v, "cut_seating", _("Seats in the top cut"), CUT_SEATING),
+        "end_of_round": lambda v: _choice(v, "end_of_round", _("The end-of-round procedure"), END_OF_ROUND),
+        "end_of_round_turns": lambda v: None if v is None else _int(v, "end_of_round_turns", _("The turns at time"),
                                                                     1, 30),
-        "intentional_draws": lambda v: _bool(v, "intentional_draws", "Intentional draws"),
-        "bye_points": lambda v: None if v is None else _int(v, "bye_points", "Bye points", 0, 100),
+        "intentional_draws": lambda v: _bool(v, "intentional_draws", _("Intentional draws")),
+        "bye_points": lambda v: None if v is None else _int(v, "bye_points", _("Bye points"), 0, 100),
         "prize_conditions": lambda v: _prize_conditions(v),
-        "hide_votes": lambda v: _bool(v, "hide_votes", "Hiding votes"),
-        "publish_decklists": lambda v: _bool(v, "publish_decklists", "Publishing the decklists"),
+        "hide_votes": lambda v: _bool(v, "hide_votes", _("Hiding votes")),
+        "publish_decklists": lambda v: _bool(v, "publish_decklists", _("Publishing the decklists")),
         "timezone": lambda v: _zone(v),
-        "planned_rounds": lambda v: None if v is None else _int(v, "planned_rounds", "The number of rounds", 1, 30),
-        "variant": lambda v: _choice(v, "variant", "The variant", VARIANTS),
-        "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", "Archenemy win points", 0, 100),
-        "team_win_points": lambda v: _int(v, "team_win_points", "Team win points", 0, 100),
-        "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", "The maximum bracket", 1, 5),
-        "bracket_pods": lambda v: _bool(v, "bracket_pods", "Pods within brackets"),
+        "planned_rounds": lambda v: None if v is None else _int(v, "planned_rounds", _("The number of rounds"),
+                                                                1, 30),
+        "variant": lambda v: _choice(v, "variant", _("The variant"), VARIANTS),
+        "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", _("Archenemy win points"), 0, 100),
+        "team_win_points": lambda v: _int(v, "team_win_points", _("Team win points"), 0, 100),
+        "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", _("The maximum bracket"), 1, 5),
+        "bracket_pods": lambda v: _bool(v, "bracket_pods", _("Pods within brackets")),
     }
     for key in EVENT_FIELDS:
         if key in data:
             out[key] = checks[key](data[key])
         elif not partial and key in ("name", "ruleset"):
-            raise Refused(f"The {key.replace('_', ' ')} is required.", field=key)
+            raise Refused(_("The name is required.") if key == "name" else _("The ruleset is required."), field=key)
     return out
 
 
 def _zone(value) -> str:
     if not valid_zone(value) or value not in zone_names():
-        raise Refused("Unknown time zone: use a name like Europe/Prague, Asia/Tokyo or UTC.", field="timezone")
+        raise Refused(_("Unknown time zone: use a name like Europe/Prague, Asia/Tokyo or UTC."), field="timezone")
     return value
 
 
@@ -200,22 +209,23 @@ def _prize_conditions(value) -> list[dict]:
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > MAX_PRIZE_CONDITIONS:
-        raise Refused(f"Prize conditions must be a list of at most {MAX_PRIZE_CONDITIONS}.", field="prize_conditions")
+        raise Refused(_("Prize conditions must be a list of at most %(limit)s.", limit=MAX_PRIZE_CONDITIONS),
+                      field="prize_conditions")
     out, seen = [], set()
     for item in value:
         if not isinstance(item, dict):
-            raise Refused("Each prize condition needs a name.", field="prize_conditions")
+            raise Refused(_("Each prize condition needs a name."), field="prize_conditions")
         if set(item) - {"id", "name", "kind"}:
-            raise Refused("A prize condition has an id, a name and a kind, nothing else.", field="prize_conditions")
-        name = clean_text(item.get("name"), "prize_conditions", "A prize condition's name", 100, required=True)
-        cid = clean_text(item.get("id"), "prize_conditions", "A prize condition's id", 60)
+            raise Refused(_("A prize condition has an id, a name and a kind, nothing else."), field="prize_conditions")
+        name = clean_text(item.get("name"), "prize_conditions", _("A prize condition's name"), 100, required=True)
+        cid = clean_text(item.get("id"), "prize_conditions", _("A prize condition's id"), 60)
         cid = cid or name_key(name)[:60] or f"prize{len(out) + 1}"
         kind = item.get("kind", "max")
         if not isinstance(kind, str) or kind not in PRIZE_KINDS:
-            raise Refused("A prize condition's kind is max (highest value wins), min (lowest), sum (most in "
-                          "total) or count (most claims).", field="prize_conditions")
+            raise Refused(_("A prize condition's kind is max (highest value wins), min (lowest), sum (most in "
+                            "total) or count (most claims)."), field="prize_conditions")
         if cid in seen:
-            raise Refused(f"Two prize conditions are both called {name}.", field="prize_conditions")
+            raise Refused(_("Two prize conditions are both called %(name)s.", name=name), field="prize_conditions")
         seen.add(cid)
         out.append({"id": cid, "name": name, "kind": kind})
     return out
@@ -223,8 +233,8 @@ def _prize_conditions(value) -> list[dict]:
 
 def _ruleset(value) -> str:
     if not isinstance(value, str) or len(value) > 40:
-        raise Refused("Unknown ruleset. Choose one of: " + ", ".join(r.id for r in list_rulesets()) + ".",
-                      field="ruleset")
+        raise Refused(_("Unknown ruleset. Choose one of: %(rulesets)s.",
+                        rulesets=", ".join(r.id for r in list_rulesets())), field="ruleset")
     try:
         return get_ruleset(value).id
     except (UnknownRuleset, TypeError) as e:
@@ -244,7 +254,7 @@ def valid_id(value) -> bool:
 def get_event(event_id) -> Event:
     event = db.session.get(Event, event_id) if valid_id(event_id) else None
     if event is None:
-        raise NotFound("No such event.")
+        raise NotFound(_("No such event."))
     return event
 
 
@@ -261,18 +271,19 @@ def require_staff(user: User | None, event: Event | None = None, organizer_only:
     """Staff act only on the events they are staff of: the owner and co-organizers manage the event,
     judges run its desk, rounds and results. Without an event: organizers only, for organizer_only."""
     if user is None or not user.active:
-        raise Refused("Log in as an organizer or judge first.", status=401)
+        raise Refused(_("Log in as an organizer or judge first."), status=401)
     if event is None:
         if organizer_only and user.role != "organizer":
-            raise Forbidden("Only an organizer may do that.")
+            raise Forbidden(_("Only an organizer may do that."))
         return user
     role = event_role(user, event)
     if role is None:
-        whose = "This event belongs to another organizer" if user.role == "organizer" else \
-            "You are not on this event's staff"
-        raise Forbidden(f"{whose}. Ask its organizer to add you on the event's staff page.")
+        raise Forbidden(_("This event belongs to another organizer. Ask its organizer to add you on the event's "
+                          "staff page.") if user.role == "organizer" else
+                        _("You are not on this event's staff. Ask its organizer to add you on the event's staff "
+                          "page."))
     if organizer_only and role == "judge":
-        raise Forbidden("Only the event's organizers may do that; judges run the desk, rounds and results.")
+        raise Forbidden(_("Only the event's organizers may do that; judges run the desk, rounds and results."))
     return user
 
 
@@ -285,14 +296,14 @@ def add_staff(event: Event, user: User, name, role) -> "EventStaff":
     """The owner or a co-organizer adds an account to the event's staff (or changes its role)."""
     require_staff(user, event, organizer_only=True)
     if role not in STAFF_ROLES:
-        raise Refused("Choose judge or co-organizer.", field="role")
-    name = clean_text(name, "name", "The staff member's name", 80, required=True)
+        raise Refused(_("Choose judge or co-organizer."), field="role")
+    name = clean_text(name, "name", _("The staff member's name"), 80, required=True)
     member = db.session.execute(sa.select(User).where(User.name == name)).scalar()
     if member is None or not member.active:
-        raise Refused(f"There is no active staff account named {name}. Create it first: "
-                      f"flask --app wsgi user create \"{name}\" --role judge", field="name")
+        raise Refused(_("There is no active staff account named %(name)s. Create it first: "
+                        "flask --app wsgi user create \"%(name)s\" --role judge", name=name), field="name")
     if member.id == event.organizer_id:
-        raise Refused(f"{name} owns this event already.", field="name")
+        raise Refused(_("%(name)s owns this event already.", name=name), field="name")
     entry = next((s for s in event.staff if s.user_id == member.id), None)
     if entry is None:
         entry = EventStaff(event=event, user=member, role=role, added_by=actor_name(user))
@@ -307,7 +318,7 @@ def remove_staff(event: Event, user: User, staff_id) -> None:
     require_staff(user, event, organizer_only=True)
     entry = db.session.get(EventStaff, staff_id) if valid_id(staff_id) else None
     if entry is None or entry.event_id != event.id:
-        raise NotFound("That person is not on this event's staff.")
+        raise NotFound(_("That person is not on this event's staff."))
     name = entry.user.name
     event.staff.remove(entry)
     db.session.flush()
@@ -351,9 +362,11 @@ def _top_cut_fits(mode: str, top_cut: int) -> None:
     """1v1 cuts are single elimination (4 or 8); pod cuts are 4, 7, 10, 13, 16 or 40 (top seeds wait)."""
     allowed = DUEL_CUTS if mode == "duel" else POD_CUTS
     if top_cut and top_cut not in allowed:
-        kind = "A 1v1 top cut" if mode == "duel" else "A pod top cut"
-        raise Refused(f"{kind} is of {', '.join(map(str, allowed[:-1]))} or {allowed[-1]} players, not {top_cut}.",
-                      field="top_cut")
+        sizes, last = ", ".join(map(str, allowed[:-1])), allowed[-1]
+        raise Refused(_("A 1v1 top cut is of %(sizes)s or %(last)s players, not %(number)s.", sizes=sizes,
+                        last=last, number=top_cut) if mode == "duel" else
+                      _("A pod top cut is of %(sizes)s or %(last)s players, not %(number)s.", sizes=sizes,
+                        last=last, number=top_cut), field="top_cut")
 
 
 def _same_setting(stored, new) -> bool:
@@ -382,8 +395,8 @@ def copy_event(event: Event, user: User, name: str | None = None) -> Event:
     """A new event with the same settings, no players, open for registration."""
     require_staff(user, event, organizer_only=True)
     settings = {k: getattr(event, k) for k in EVENT_FIELDS if k not in ("status", "date", "decklist_deadline")}
-    name = clean_text(name, "name", "The new event's name", 200)
-    settings["name"] = name or f"{event.name} (copy)"[:200]
+    name = clean_text(name, "name", _("The new event's name"), 200)
+    settings["name"] = name or _("%(name)s (copy)", name=event.name)[:200]
     copy = create_event(user, settings)
     log(copy, actor_name(user), "event.copy", source_event=event.id)
     return copy
@@ -404,7 +417,7 @@ def events_for(user: User) -> list[Event]:
 # ----------------------------------------------------------------- registrations
 
 def new_access_code() -> str:
-    return "".join(secrets.choice(ACCESS_CODE_ALPHABET) for _ in range(ACCESS_CODE_LENGTH))
+    return "".join(secrets.choice(ACCESS_CODE_ALPHABET) for _i in range(ACCESS_CODE_LENGTH))
 
 
 def normalise_code(code) -> str:
@@ -421,7 +434,7 @@ def registration_by_code(code) -> Registration:
     reg = db.session.execute(sa.select(Registration).where(Registration.access_code == code)).scalar() if code else None
     if reg is None:
         throttle.count("wrong_code", throttle.client_address())
-        raise NotFound("No registration has this access code. Check the code on your receipt.")
+        raise NotFound(_("No registration has this access code. Check the code on your receipt."))
     if not known:
         throttle.remember_code(code)
     return reg
@@ -430,7 +443,7 @@ def registration_by_code(code) -> Registration:
 def get_registration(event: Event, registration_id) -> Registration:
     reg = db.session.get(Registration, registration_id) if valid_id(registration_id) else None
     if reg is None or reg.event_id != event.id:
-        raise NotFound("No such player in this event.")
+        raise NotFound(_("No such player in this event."))
     return reg
 
 
@@ -440,31 +453,32 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     (the web forms): a name already registered is refused until the form says it is another person
     (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play."""
     if not isinstance(data, dict):
-        raise Refused("Registration must be an object of fields.")
+        raise Refused(_("Registration must be an object of fields."))
     data = dict(data)
     same_name_ok = bool(data.pop("same_name_ok", False))
     unknown = set(data) - {"name", "contact", "player_id", "decklist", "declared_bracket"}
     if unknown:
-        raise Refused(f"Unknown registration field(s): {', '.join(sorted(map(str, unknown)))}.")
+        raise Refused(_("Unknown registration field(s): %(fields)s.", fields=", ".join(sorted(map(str, unknown)))))
     user = staff_for(user, event)
     if event.status == "finished":
-        raise Refused("This event has finished; registration is closed.", status=409)
+        raise Refused(_("This event has finished; registration is closed."), status=409)
     late = event.status == "running"
     if late and user is None:
-        raise Refused("The event has started. Ask at the desk for a late registration.", status=409)
-    name = clean_text(data.get("name"), "name", "Your name", 100, required=True)
-    contact = clean_text(data.get("contact"), "contact", "The contact", 200)
-    player_id = clean_text(data.get("player_id"), "player_id", "The player ID", 40) or None
+        raise Refused(_("The event has started. Ask at the desk for a late registration."), status=409)
+    name = clean_text(data.get("name"), "name", _("Your name"), 100, required=True)
+    contact = clean_text(data.get("contact"), "contact", _("The contact"), 200)
+    player_id = clean_text(data.get("player_id"), "player_id", _("The player ID"), 40) or None
     bracket = data.get("declared_bracket")
-    bracket = None if bracket is None else _int(bracket, "declared_bracket", "The bracket", 1, 5)
+    bracket = None if bracket is None else _int(bracket, "declared_bracket", _("The bracket"), 1, 5)
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
-        raise Refused(f"{name} is already registered for this event. If this is a different person with the same "
-                      f"name, tick the box below and register again; if it is you, use the access code you got "
-                      f"then (the desk can look it up).", status=409, field="same_name_ok")
+        raise Refused(_("%(name)s is already registered for this event. If this is a different person with the same "
+                        "name, tick the box below and register again; if it is you, use the access code you got "
+                        "then (the desk can look it up).", name=name), status=409, field="same_name_ok")
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
-        raise Refused(f"Player ID {player_id} is already registered for this event.", status=409, field="player_id")
+        raise Refused(_("Player ID %(player_id)s is already registered for this event.", player_id=player_id),
+                      status=409, field="player_id")
     if user is None:
         throttle.spend("registration_address", throttle.client_address())
         throttle.spend("registration_event", event.id)
@@ -479,7 +493,7 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     decklist = data.get("decklist")
     if decklist not in (None, ""):
         if not isinstance(decklist, str):
-            raise Refused("The decklist must be text.", field="decklist")
+            raise Refused(_("The decklist must be text."), field="decklist")
         submit_decklist(reg, decklist.encode("utf-8"), user=user)
     return reg
 
@@ -505,10 +519,10 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
     event = reg.event
     user = staff_for(user, event)
     if user is None and deadline_passed(event):
-        raise Refused("The decklist deadline has passed, so your list is locked. A judge can still correct it.",
+        raise Refused(_("The decklist deadline has passed, so your list is locked. A judge can still correct it."),
                       status=409)
     if user is None and reg.dropped_at is not None:
-        raise Refused("You have dropped from this event.", status=409)
+        raise Refused(_("You have dropped from this event."), status=409)
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
@@ -548,14 +562,14 @@ def refuse_over_decklist_cap(event: Event) -> None:
                                 .join(Registration, Decklist.registration_id == Registration.id)
                                 .where(Registration.event_id == event.id)).scalar()
     if stored >= cap:
-        raise Refused(f"This event has stored {stored:,} decklist submissions, its limit. Ask a judge at the desk "
-                      "to enter your list.", status=409, field="decklist")
+        raise Refused(_("This event has stored %(count)s decklist submissions, its limit. Ask a judge at the desk "
+                        "to enter your list.", count=format(stored, ",")), status=409, field="decklist")
 
 
 def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
     require_staff(user, reg.event)
     if reg.dropped_at is not None and not undo:
-        raise Refused(f"{reg.name} has dropped; undrop them first.", status=409)
+        raise Refused(_("%(name)s has dropped; undrop them first.", name=reg.name), status=409)
     reg.checked_in_at = None if undo else (reg.checked_in_at or utcnow())
     log(reg.event, actor_name(user), "checkin.undo" if undo else "checkin", registration=reg.id)
     return reg
@@ -571,11 +585,11 @@ def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
 def drop_self(reg: Registration, confirmed: bool) -> Registration:
     """A player leaves the event from their own page; only staff can bring them back."""
     if not confirmed:
-        raise Refused("Tick “Yes, drop me” to leave the event.", field="confirm")
+        raise Refused(_("Tick “Yes, drop me” to leave the event."), field="confirm")
     if reg.event.status == "finished":
-        raise Refused("The event has finished.", status=409)
+        raise Refused(_("The event has finished."), status=409)
     if reg.dropped_at is not None:
-        raise Refused("You have already dropped from this event.", status=409)
+        raise Refused(_("You have already dropped from this event."), status=409)
     reg.dropped_at = utcnow()
     log(reg.event, f"player:{reg.id}", "drop", registration=reg.id, by="the player")
     return reg
@@ -584,11 +598,12 @@ def drop_self(reg: Registration, confirmed: bool) -> Registration:
 def set_notes(reg: Registration, user: User, notes) -> Registration:
     require_staff(user, reg.event)
     if not isinstance(notes, str):
-        raise Refused("Notes must be text.", field="notes")
+        raise Refused(_("Notes must be text."), field="notes")
     if len(notes) > 5000:
-        raise Refused(f"The notes are {len(notes):,} characters; the limit is 5000.", field="notes")
+        raise Refused(_("The notes are %(length)s characters; the limit is 5000.", length=format(len(notes), ",")),
+                      field="notes")
     if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\r\t" for ch in notes):
-        raise Refused("The notes contain control characters; type them again as plain text.", field="notes")
+        raise Refused(_("The notes contain control characters; type them again as plain text."), field="notes")
     reg.notes = notes
     log(reg.event, actor_name(user), "notes", registration=reg.id)
     return reg
@@ -643,7 +658,7 @@ def register_player_with_file(event: Event, data: dict, upload: bytes | None = N
                               user: User | None = None, check_same_name: bool = False) -> Registration:
     """register_player, plus a decklist given as an uploaded file instead of pasted text."""
     if upload is not None and isinstance(data, dict) and data.get("decklist") not in (None, ""):
-        raise Refused("Paste a decklist or upload a file, not both.", field="decklist")
+        raise Refused(_("Paste a decklist or upload a file, not both."), field="decklist")
     reg = register_player(event, data, user=user, check_same_name=check_same_name)
     if upload is not None:
         submit_decklist(reg, upload, user=user, filename=filename)
@@ -659,7 +674,7 @@ def deck_overview(regs: list[Registration]) -> dict[int, dict]:
     if deck_ids:
         rows = db.session.execute(sa.select(Decklist.id, Decklist.legal, Decklist.bracket_floor)
                                   .where(Decklist.id.in_(deck_ids))).all()
-        illegal = [i for i, legal, _ in rows if not legal]
+        illegal = [i for i, legal, _floor in rows if not legal]
         decks = {i: (bool(legal), 0, floor) for i, legal, floor in rows}
         if illegal:
             for i, result in db.session.execute(

@@ -11,13 +11,15 @@ from functools import lru_cache
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from jinja2 import pass_context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..auth.access import login_required
 from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
+from ..i18n import data_text
 from ..rounds.presenting import name_key
 from ..timezones import clock_text, local_text
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request,
@@ -52,12 +54,18 @@ def upload_of(form) -> tuple[bytes | None, str | None]:
 
 
 @lru_cache(maxsize=4096)
-def qr_svg(data: str) -> Markup:
-    """An inline SVG QR code (path only, no Pillow); the content is our own URL. Kept per URL: drawing
-    one is most of a player page's cost, and every open phone reloads its page when a round starts."""
+def _qr_path_svg(data: str) -> str:
+    """The drawn QR code of one URL. Kept per URL: drawing one is most of a player page's cost, and every
+    open phone reloads its page when a round starts."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage)
-    svg = image.to_string(encoding="unicode")
-    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR code of your player link" ', 1))
+    return image.to_string(encoding="unicode")
+
+
+def qr_svg(data: str) -> Markup:
+    """An inline SVG QR code (path only, no Pillow); the content is our own URL; its label in the
+    reader's language (the drawing is cached, the label is not)."""
+    label = escape(_("QR code of your player link"))
+    return Markup(_qr_path_svg(data).replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
 
 
 def player_url(reg) -> str:
@@ -79,7 +87,9 @@ def desk_row(reg, deck: dict) -> dict:
 
 def bracket_flag(declared: int | None, floor: int | None) -> str:
     """For staff at the desk: a deck whose bracket floor is above what its player declared."""
-    return f"bracket {floor} > declared {declared}" if declared and floor and floor > declared else ""
+    if declared and floor and floor > declared:
+        return _("bracket %(floor)s > declared %(declared)s", floor=floor, declared=declared)
+    return ""
 
 
 def annotate(text: str, findings: list[dict]) -> tuple[list[tuple[int, str, list[dict]]], list[dict]]:
@@ -131,7 +141,7 @@ def _labels():
 
 def ruleset_name(ruleset_id: str) -> str:
     try:
-        return get_ruleset(ruleset_id).name
+        return data_text(get_ruleset(ruleset_id).name)
     except Exception:   # an event keeps its id even if a ruleset file is gone
         return ruleset_id
 
@@ -156,7 +166,7 @@ def new_event():
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash(f"Created {event.name}.")
+            flash(_("Created %(name)s.", name=event.name))
             return redirect(url_for("events.dashboard", event_id=event.id))
     elif request.method == "POST":
         status = form_failed(form)
@@ -177,7 +187,7 @@ def edit_event(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash("Settings saved.")
+            flash(_("Settings saved."))
             return redirect(url_for("events.dashboard", event_id=event.id))
     else:
         status = form_failed(form)
@@ -192,9 +202,9 @@ def copy_event(event_id):
     if not form.validate_on_submit():
         if "csrf_token" in form.errors:
             raise Refused(EXPIRED)
-        raise Refused(" ".join(e for errs in form.errors.values() for e in errs), field="name")
+        raise Refused(" ".join(str(e) for errs in form.errors.values() for e in errs), field="name")
     new = ops.copy_event(event, g.user, form.name.data.strip() if form.name.data else None)
-    flash(f"Copied the settings of {event.name} into a new event. Check the date and deadline.")
+    flash(_("Copied the settings of %(name)s into a new event. Check the date and deadline.", name=event.name))
     return redirect(url_for("events.edit_event", event_id=new.id))
 
 
@@ -231,8 +241,13 @@ def late_registration(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash(f"Registered {reg.name}{' (late)' if reg.late else ''}. Their access code is on their row; "
-                  "print their receipt from there.")     # never the code itself: flashes ride in the cookie
+            # never the code itself: flashes ride in the cookie
+            if reg.late:
+                flash(_("Registered %(name)s (late). Their access code is on their row; print their receipt "
+                        "from there.", name=reg.name))
+            else:
+                flash(_("Registered %(name)s. Their access code is on their row; print their receipt from there.",
+                        name=reg.name))
             return redirect(url_for("events.desk", event_id=event.id, q=reg.name) if back == "desk"
                             else url_for("events.dashboard", event_id=event.id))
     else:
@@ -256,7 +271,7 @@ def register(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash("You are registered. Keep your access code: it opens your page. Print or save the receipt.")
+            flash(_("You are registered. Keep your access code: it opens your page. Print or save the receipt."))
             return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
     elif request.method == "POST":
         status = form_failed(form)
@@ -304,7 +319,7 @@ def player_drop(code):
         message, status = refusal(e)
         flash(message, "error")
         return _player_page(reg, status=status)
-    flash("You have dropped from the event. If that was a mistake, talk to a judge.")
+    flash(_("You have dropped from the event. If that was a mistake, talk to a judge."))
     return redirect(url_for("events.player_page", code=reg.access_code))
 
 
@@ -337,7 +352,10 @@ def staff_page(event_id):
         except Refused as e:
             status = refuse_into(form, e)
         else:
-            flash(f"{entry.user.name} is on the staff as {entry.role if entry.role == 'judge' else 'co-organizer'}.")
+            if entry.role == "judge":
+                flash(_("%(name)s is on the staff as judge.", name=entry.user.name))
+            else:
+                flash(_("%(name)s is on the staff as co-organizer.", name=entry.user.name))
             return redirect(url_for("events.staff_page", event_id=event.id))
     elif request.method == "POST":
         status = form_failed(form)
@@ -352,7 +370,7 @@ def remove_staff(event_id, staff_id):
     if not form.validate():
         raise Refused(EXPIRED)
     ops.remove_staff(event, g.user, staff_id)
-    flash("Removed from the staff: they no longer see or run this event.")
+    flash(_("Removed from the staff: they no longer see or run this event."))
     return redirect(url_for("events.staff_page", event_id=event.id))
 
 
@@ -361,7 +379,7 @@ def decklists(event_id):
     """Every player's list: staff always; everyone once the event has finished, when it publishes them."""
     event = ops.get_event(event_id)
     if ops.staff_for(g.get("user"), event) is None and not ops.decklists_public(event):
-        raise NotFound("The decklists of this event are not public.")
+        raise NotFound(_("The decklists of this event are not public."))
     regs = sorted((r for r in event.registrations if r.deck is not None), key=lambda r: name_key(r.name))
     return render_template("events/decklists.html", event=event, regs=regs, ruleset=ruleset_name(event.ruleset))
 
@@ -392,11 +410,12 @@ def player_deck(code):
             status = refuse_into(form, e)
         else:
             if submission.decklist.legal:
-                flash("Decklist checked: it is legal.")
+                flash(_("Decklist checked: it is legal."))
             else:
                 errors = sum(1 for f in submission.result.get("findings", []) if f.get("severity") == "error")
-                flash(f"Decklist checked: {errors} problem{'s' if errors != 1 else ''} to fix. "
-                      "Each is shown next to its line below.", "error")
+                flash(ngettext("Decklist checked: %(num)d problem to fix. Each is shown next to its line below.",
+                               "Decklist checked: %(num)d problems to fix. Each is shown next to its line below.",
+                               errors), "error")
             return redirect(url_for("events.player_page", code=reg.access_code) + "#check")
     else:
         status = form_failed(form)
@@ -441,11 +460,11 @@ def desk_search(event_id):
 
 
 DESK_ACTIONS = {
-    "checkin": (lambda reg, user, form: ops.check_in(reg, user), "Checked in: {}"),
-    "checkin_undo": (lambda reg, user, form: ops.check_in(reg, user, undo=True), "Check-in undone: {}"),
-    "drop": (lambda reg, user, form: ops.drop(reg, user), "Dropped: {}"),
-    "drop_undo": (lambda reg, user, form: ops.drop(reg, user, undo=True), "Back in the event: {}"),
-    "notes": (lambda reg, user, form: ops.set_notes(reg, user, form.notes.data or ""), "Notes saved: {}"),
+    "checkin": (lambda reg, user, form: ops.check_in(reg, user), _l("Checked in: %(name)s")),
+    "checkin_undo": (lambda reg, user, form: ops.check_in(reg, user, undo=True), _l("Check-in undone: %(name)s")),
+    "drop": (lambda reg, user, form: ops.drop(reg, user), _l("Dropped: %(name)s")),
+    "drop_undo": (lambda reg, user, form: ops.drop(reg, user, undo=True), _l("Back in the event: %(name)s")),
+    "notes": (lambda reg, user, form: ops.set_notes(reg, user, form.notes.data or ""), _l("Notes saved: %(name)s")),
 }
 
 
@@ -467,7 +486,7 @@ def _desk_action(event_id: int, registration_id: int, action: str):
         return _desk(event, "", status=e.status, error=e.message)
     form = form_class() if body is None else form_class(formdata=body)
     query = (form.q.data or "").strip()[:ops.MAX_SEARCH]
-    run, message = DESK_ACTIONS[action]
+    run, done = DESK_ACTIONS[action]
     if not form.validate_on_submit():
         text = form_error_text(form)
         if as_json:
@@ -480,7 +499,7 @@ def _desk_action(event_id: int, registration_id: int, action: str):
             return refused_json(e)
         message, status = refusal(e)
         return _desk(event, query, status=status, error=message)
-    text = message.format(reg.name)
+    text = done % {"name": reg.name}
     if as_json:
         deck = ops.deck_overview([reg])[reg.id]
         return jsonify({"message": text, "registration": desk_row(reg, deck), "counters": ops.event_counters(event)})

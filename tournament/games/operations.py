@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 
 from ..auth.models import User
 from ..cards.models import utcnow
@@ -82,7 +83,8 @@ def _replay(rows: list[TrackerEvent]) -> State:
     try:
         return fold(_events(rows))
     except TrackerError as e:   # a stored log that no longer replays: say so instead of a 500
-        raise Refused(f"This table's game log cannot be replayed ({e.message}); ask a judge.", status=409) from None
+        raise Refused(_("This table's game log cannot be replayed (%(problem)s); ask a judge.", problem=e.message),
+                      status=409) from None
 
 
 def _save(table: GameTable, snap: TrackerGame | None, state: State, last_seq: int) -> TrackerGame:
@@ -172,7 +174,7 @@ def _scheme_cards(reg: Registration) -> list[dict]:
     for e in parsed.schemes:
         card = db.session.execute(sa.select(Card).where(Card.name == e.name)).scalar()
         type_line = str(getattr(card, "type_line", "") or "") if card is not None else ""
-        cards.extend({"name": e.name, "ongoing": "Ongoing" in type_line} for _ in range(e.count))
+        cards.extend({"name": e.name, "ongoing": "Ongoing" in type_line} for _i in range(e.count))
     return cards
 
 
@@ -188,23 +190,24 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     event_variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
     if not staff and (archenemy is not None or scheme_decks is not None
                       or variant not in (None, event_variant)):
-        raise Refused("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
-                      "decks; start the game with the event's rules, or ask a judge.", status=403, field="archenemy")
+        raise Refused(_("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
+                        "decks; start the game with the event's rules, or ask a judge."), status=403,
+                      field="archenemy")
     if variant is None:
         variant = event_variant
     if table.kind == "bye":
-        raise Refused("A bye has no game to track.", status=409)
+        raise Refused(_("A bye has no game to track."), status=409)
     round_ops.lock_table(table)
     _snap, started = _game(table, locked=True)
     if started is not None:
-        raise Refused("This table's game has already started; undo or end it instead.", status=409)
+        raise Refused(_("This table's game has already started; undo or end it instead."), status=409)
     if variant not in arch.VARIANTS:
-        raise Refused(f"Choose a variant: {', '.join(arch.VARIANTS)}.", field="variant")
+        raise Refused(_("Choose a variant: %(variants)s.", variants=", ".join(arch.VARIANTS)), field="variant")
     seats = [s.registration_id for s in table.seats]
     regs = {s.registration_id: s.registration for s in table.seats}
     if archenemy is not None and (not isinstance(archenemy, int) or isinstance(archenemy, bool)
                                   or archenemy not in seats):
-        raise Refused("The archenemy must be one of the players at this table.", field="archenemy")
+        raise Refused(_("The archenemy must be one of the players at this table."), field="archenemy")
     if variant != "archenemy":
         archenemy = None
     elif archenemy is None:
@@ -213,7 +216,7 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
         archenemy = arch.choose_archenemy([arch.Candidate(p, counts.get(p, 0), ranks.get(p, 0)) for p in seats])
     seed = secrets.randbits(62) if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise Refused("The seed must be a whole number.", field="seed")
+        raise Refused(_("The seed must be a whole number."), field="seed")
     ruleset = get_ruleset(table.round.event.ruleset)
     order = arch.turn_order(seats, variant, archenemy, seed)
     life = arch.starting_life(seats, variant, archenemy, ruleset.starting_life or 40)
@@ -222,7 +225,7 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
         holders = seats if variant == "rumble" else [archenemy]
         given = scheme_decks or {}
         if not isinstance(given, dict):
-            raise Refused("Scheme decks must map a player to a list of schemes.", field="scheme_decks")
+            raise Refused(_("Scheme decks must map a player to a list of schemes."), field="scheme_decks")
         for p in holders:
             cards = given.get(p, given.get(str(p)))
             if cards is None:
@@ -230,10 +233,11 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
             if (not isinstance(cards, list) or len(cards) > 200
                     or not all(isinstance(c, dict) and isinstance(c.get("name"), str) and len(c["name"]) <= 150
                                for c in cards)):
-                raise Refused("A scheme deck is a list of {\"name\", \"ongoing\"} schemes.", field="scheme_decks")
+                raise Refused(_("A scheme deck is a list of {\"name\", \"ongoing\"} schemes."), field="scheme_decks")
             problems = arch.check_scheme_deck([c["name"] for c in cards])
             if problems:
-                raise Refused(f"{regs[p].name}'s scheme deck: " + " ".join(problems), field="scheme_decks")
+                raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name, problems=" ".join(problems)),
+                              field="scheme_decks")
             decks[p] = arch.deal_scheme_deck(cards, seed + p).library
     setup = Setup(players=order, names={p: regs[p].name for p in seats},
                   generals={p: _generals(regs[p]) for p in seats}, life=life,
@@ -265,11 +269,11 @@ def apply_action(table: GameTable, kind, payload, *, reg: Registration | None = 
     round_ops.lock_table(table)
     snap, state = _game(table, locked=True)
     if state is None:
-        raise Refused("Start the game first.", status=409)
+        raise Refused(_("Start the game first."), status=409)
     if not isinstance(kind, str):
-        raise Refused("Say which action to take.", field="action")
+        raise Refused(_("Say which action to take."), field="action")
     if kind == "end":
-        raise Refused("End the game with the end action of the tracker page.", field="action")
+        raise Refused(_("End the game with the end action of the tracker page."), field="action")
     now = utcnow()
     try:
         new, clean = step(state, kind, payload, actor=actor, at=_iso(now))
@@ -285,10 +289,10 @@ def undo(table: GameTable, *, reg: Registration | None = None, user: User | None
     snap, _state = _game(table, locked=True)
     rows = _rows(table)
     if len(rows) <= 1:
-        raise Refused("There is nothing to undo.", status=409)
+        raise Refused(_("There is nothing to undo."), status=409)
     last = rows[-1]
     if last.kind == "end" and table.result_state is not None and not _staff:
-        raise Refused("The result has been sent; ask a judge to reopen the game.", status=409)
+        raise Refused(_("The result has been sent; ask a judge to reopen the game."), status=409)
     last.undone = True
     last.undone_by = actor
     state = _replay(rows[:-1])
@@ -305,9 +309,9 @@ def end_game(table: GameTable, *, reg: Registration | None = None, user: User | 
     round_ops.lock_table(table)
     snap, state = _game(table, locked=True)
     if state is None:
-        raise Refused("Start the game first.", status=409)
+        raise Refused(_("Start the game first."), status=409)
     if table.kind != "pod":
-        raise Refused("This table is a 1v1 match: report its games on the round page.", status=409)
+        raise Refused(_("This table is a 1v1 match: report its games on the round page."), status=409)
     now = utcnow()
     try:
         state, clean = step(state, "end", {}, actor=actor, at=_iso(now))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, g, jsonify, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..errors import Refused
 from ..events import operations as event_ops
@@ -30,22 +31,22 @@ def _player_table(code):
     reg = event_ops.registration_by_code(code)
     _rnd, seat = round_ops.current_seat(reg)
     if seat is None:
-        raise Refused("You are not seated at a table in the current round.", status=404)
+        raise Refused(_("You are not seated at a table in the current round."), status=404)
     if seat.table.kind == "bye":
-        raise Refused("You have a bye this round: there is no game to track.", status=409)
+        raise Refused(_("You have a bye this round: there is no game to track."), status=409)
     return reg, seat.table
 
 
 def _action(table, *, reg=None, user=None):
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise Refused('Send a JSON object like {"action": "life", "player": 1, "delta": -1}.')
+        raise Refused(_('Send a JSON object like {"action": "life", "player": 1, "delta": -1}.'))
     action = body.get("action")
     payload = {k: v for k, v in body.items() if k != "action"}
     if action == "start":
         for key in payload:
             if key not in ("variant", "archenemy", "seed", "scheme_decks"):
-                raise Refused(f"Unknown start setting {str(key)[:40]!r}.", field=str(key)[:40])
+                raise Refused(_("Unknown start setting %(key)s.", key=repr(str(key)[:40])), field=str(key)[:40])
         ops.start_game(table, reg=reg, user=user, **payload)
     elif action == "undo":
         ops.undo(table, reg=reg, user=user)

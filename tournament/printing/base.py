@@ -2,6 +2,8 @@
 
 Every page carries the event's name, the document's title, the round, the
 page number and the time of printing. Paper is the event's: A4 or Letter.
+Every word printed is a message in the document's language: `self._("Page %(number)s", number=n)`
+translates through the data's `info.words` (English when the data was built by hand).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 
 from . import fonts
 from ..timezones import valid_zone
-from .data import DocInfo
+from .data import N_, DocInfo
 
 rl_config.useA85 = 0          # binary streams: smaller files, and no slow pure-Python ASCII85 step
 
@@ -100,9 +102,9 @@ class CutLine(Flowable):
 
 
 class PrintDocument:
-    """One printable document. Subclasses set `slug`, `title` and build `story()` from their data."""
+    """One printable document. Subclasses set `slug`, `title` (a message: N_("...")) and build `story()`."""
     slug = "document"
-    title = "Document"
+    title = N_("Document")
     needs_round = False           # the document is about one round (pairings, slips)
     uses_round = False            # a round may be given (standings after round N)
     data_type: type | None = None
@@ -124,6 +126,24 @@ class PrintDocument:
     def frame_height(self) -> float:
         return self.pagesize[1] - 2 * MARGIN - HEADER - FOOTER
 
+    # -- the document's language
+    def _(self, message: str, /, **values) -> str:
+        """A message in the document's language, its %(name)s placeholders filled in."""
+        return self.info.words.gettext(message, **values)
+
+    def _n(self, singular: str, plural: str, num: int, /, **values) -> str:
+        """A message with a count (%(num)d) in the document's language."""
+        return self.info.words.ngettext(singular, plural, num, **values)
+
+    def number(self, value) -> str:
+        """A point total or a tiebreaker as the document's language writes numbers."""
+        return (self.info.words.number or number_text)(value)
+
+    @property
+    def heading(self) -> str:
+        """The document's title in its language."""
+        return self._(self.title)
+
     # -- what subclasses write
     def story(self) -> list:
         raise NotImplementedError
@@ -131,10 +151,20 @@ class PrintDocument:
     def round_text(self) -> str:
         if self.info.round_number is None:
             return ""
-        text = f"Round {self.info.round_number}"
         if self.info.stage and self.info.stage not in ("swiss", "pods"):
-            text += f" ({self.info.stage})"
-        return text
+            return self._("Round %(number)s (%(stage)s)", number=self.info.round_number,
+                          stage=self.info.stage_label or self.info.stage)
+        return self._("Round %(number)s", number=self.info.round_number)
+
+    def printed_text(self) -> str:
+        """When the document was printed, on the event's clock: 2026-12-05 10:30 CET."""
+        if self.info.printed_text:
+            return self.info.printed_text
+        printed = self.info.printed_at
+        if printed.tzinfo is None:
+            printed = printed.replace(tzinfo=timezone.utc)
+        zone = ZoneInfo(self.info.zone) if valid_zone(self.info.zone) else timezone.utc
+        return printed.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
 
     # -- building
     def _decorate(self, canvas, doc) -> None:
@@ -142,18 +172,14 @@ class PrintDocument:
         canvas.saveState()
         top = h - MARGIN - 9
         fonts.draw_string(canvas, MARGIN, top, self.info.event_name, 11, bold=True)
-        right = " · ".join(t for t in (self.title, self.round_text()) if t)
+        right = " · ".join(t for t in (self.heading, self.round_text()) if t)
         fonts.draw_string(canvas, w - MARGIN, top, right, 10, align="right")
         canvas.setStrokeColor(GRID)
         canvas.setLineWidth(0.5)
         canvas.line(MARGIN, h - MARGIN - HEADER + 3 * mm, w - MARGIN, h - MARGIN - HEADER + 3 * mm)
-        printed = self.info.printed_at
-        if printed.tzinfo is None:
-            printed = printed.replace(tzinfo=timezone.utc)
-        zone = ZoneInfo(self.info.zone) if valid_zone(self.info.zone) else timezone.utc
-        stamp = "Printed " + printed.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+        stamp = self._("Printed %(time)s", time=self.printed_text())
         fonts.draw_string(canvas, MARGIN, MARGIN, stamp, 8)
-        fonts.draw_string(canvas, w - MARGIN, MARGIN, f"Page {doc.page}", 8, align="right")
+        fonts.draw_string(canvas, w - MARGIN, MARGIN, self._("Page %(number)s", number=doc.page), 8, align="right")
         if self.info.round_number is not None:
             fonts.draw_string(canvas, w / 2, MARGIN, self.round_text(), 8, align="center")
         canvas.restoreState()
@@ -162,7 +188,7 @@ class PrintDocument:
         """The PDF as bytes."""
         fonts.register_fonts()
         buf = BytesIO()
-        subject = " · ".join(t for t in (self.title, self.round_text()) if t)
+        subject = " · ".join(t for t in (self.heading, self.round_text()) if t)
         doc = BaseDocTemplate(buf, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
                               topMargin=MARGIN + HEADER, bottomMargin=MARGIN + FOOTER,
                               title=f"{self.info.event_name}: {subject}", author="EDH Tournament",
@@ -172,7 +198,7 @@ class PrintDocument:
         doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=self._decorate)])
         story = self.story()
         if not story:
-            story = [para("Nothing to print.")]
+            story = [para(self._("Nothing to print."))]
         doc.build(story)
         return buf.getvalue()
 

@@ -1,12 +1,44 @@
 """What each document prints, as plain data: no Flask, no database.
 
 tournament.printing.operations builds these from the database; the benchmark
-and tests build them by hand.
+and tests build them by hand. The words a document prints are messages
+(marked with N_() or written as self._("...") in documents.py and base.py);
+`DocInfo.words` translates them: flask_babel's gettext under the document's
+language when operations builds the data, English when the data is built by hand.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Callable
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs (scripts/translations.py); it is translated where it is printed."""
+    return message
+
+
+def english(message: str, /, **values) -> str:
+    """gettext without a catalog: the message itself, its %(name)s placeholders filled in."""
+    return message % values if values else message
+
+
+def english_plural(singular: str, plural: str, num: int, /, **values) -> str:
+    """ngettext without a catalog (English: one and other); %(num)d is the count."""
+    values.setdefault("num", num)
+    return (singular if num == 1 else plural) % values
+
+
+@dataclass(frozen=True)
+class Words:
+    """A printout's language: how its messages are translated and its numbers written.
+
+    operations.build_document passes flask_babel's gettext / ngettext and renders under
+    force_locale(language); built by hand, a document prints English."""
+    language: str = "en"                                   # en, ja, zh_Hans, cs
+    gettext: Callable[..., str] = english                  # gettext(message, **values)
+    ngettext: Callable[..., str] = english_plural          # ngettext(singular, plural, num, **values)
+    number: Callable[[object], str] | None = None          # a point total or tiebreaker; None: base.number_text
 
 
 @dataclass(frozen=True)
@@ -18,6 +50,9 @@ class DocInfo:
     printed_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     stage: str = ""                        # "top8" ... shown next to the round
     zone: str = "UTC"                      # the event's time zone: the "Printed" stamp is on its clock
+    words: Words = field(default_factory=Words)
+    printed_text: str = ""                 # the time of printing in the document's language ("": as printed_at)
+    stage_label: str = ""                  # the stage in the document's language ("": the stage as it is)
 
 
 @dataclass(frozen=True)
@@ -61,6 +96,7 @@ class StandingsData:
     uses_votes: bool
     rows: tuple[StandingLine, ...]
     after_round: int | None = None
+    column_names: tuple[str, ...] = ()     # the columns' headings in the document's language (): the names
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,9 @@
 
     pdf = PairingsByTable(pairings_data).render()
     pdf = render("standings", standings_data)
+
+Pure layout: every word is a message, translated through the data (`self._("Table %(number)s", number=n)`,
+titles and labels marked with N_()); tournament.printing.operations gives the data its language.
 """
 from __future__ import annotations
 
@@ -12,9 +15,18 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from . import data as d
-from .base import CutLine, PrintDocument, TextRows, number_text, para
+from .base import CutLine, PrintDocument, TextRows, para
+from .data import N_
 
 BOX = "\u2610"          # ☐
+
+# A deck's status and a finding's severity are codes in the data; these are the words printed for them.
+DECK_STATUS = {"legal": N_("legal"), "illegal": N_("illegal"), "missing": N_("missing")}
+SEVERITY = {"error": N_("error"), "warning": N_("warning")}
+# The card types a decklist groups by (tournament.decks.checks.TYPE_ORDER, then Other).
+CARD_TYPES = {"Creature": N_("Creature"), "Planeswalker": N_("Planeswalker"), "Battle": N_("Battle"),
+              "Land": N_("Land"), "Instant": N_("Instant"), "Sorcery": N_("Sorcery"), "Artifact": N_("Artifact"),
+              "Enchantment": N_("Enchantment"), "Other": N_("Other")}
 
 
 def name_key(name: str) -> tuple:
@@ -33,42 +45,46 @@ def ordinal(n: int) -> str:
 
 class PairingsByTable(PrintDocument):
     slug = "pairings-by-table"
-    title = "Pairings by table"
+    title = N_("Pairings by table")
     needs_round = True
     data_type = d.PairingsData
 
     def story(self) -> list:
         data: d.PairingsData = self.data
-        out = [para(f"{self.title} — {self.round_text()}", "title")]
+        _ = self._
+        out = [para(_("%(title)s — %(round)s", title=self.heading, round=self.round_text()), "title")]
         if getattr(data, "stage_note", ""):
             out.append(para(data.stage_note, "body"))
         tables = [t for t in data.tables if t.kind != "bye"]
         byes = [t for t in data.tables if t.kind == "bye"]
         w = self.frame_width
         if not data.tables:
-            out.append(para("This round has no tables."))
+            out.append(para(_("This round has no tables.")))
         if data.mode == "duel" or any(t.kind == "match" for t in tables):
             rows = []
+            versus = _("vs")
             for t in tables:
                 names = [s.name for s in t.seats] + [""] * (2 - len(t.seats))
-                rows.append((f"Table {t.number}", names[0], "vs", names[1]))
+                rows.append((_("Table %(number)s", number=t.number), names[0], versus, names[1]))
             if rows:
                 out.append(TextRows(rows, [24 * mm, (w - 36 * mm) / 2, 12 * mm, (w - 36 * mm) / 2], size=11,
-                                    header=("Table", "Player (seat 1)", "", "Player (seat 2)"), bold=(0,),
+                                    header=(_("Table"), _("Player (seat 1)"), "", _("Player (seat 2)")), bold=(0,),
                                     align=["left", "left", "center", "left"], zebra=True))
         else:
             rows, groups = [], []
             for t in tables:
                 groups.append(len(rows))
                 for i, s in enumerate(t.seats):
-                    rows.append((f"Table {t.number}" if i == 0 else "", f"Seat {s.seat}", s.name))
+                    rows.append((_("Table %(number)s", number=t.number) if i == 0 else "",
+                                 _("Seat %(number)s", number=s.seat), s.name))
             if rows:
                 out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,), groups=groups,
-                                    header=("Table", "Seat", "Player")))
+                                    header=(_("Table"), _("Seat"), _("Player"))))
         if byes:
             waiting = self.info.stage.startswith("top") and data.mode == "pods"
-            out.append(para("Top seeds waiting for the next stage" if waiting else "Byes", "h2"))
-            rows = [(f"Table {t.number}", "waits" if waiting else "bye", ", ".join(s.name for s in t.seats))
+            out.append(para(_("Top seeds waiting for the next stage") if waiting else _("Byes"), "h2"))
+            rows = [(_("Table %(number)s", number=t.number), _("waits") if waiting else _("bye"),
+                     ", ".join(s.name for s in t.seats))
                     for t in byes]
             out.append(TextRows(rows, [26 * mm, 20 * mm, w - 46 * mm], size=11, bold=(0,)))
         return out
@@ -78,12 +94,13 @@ class PairingsByTable(PrintDocument):
 
 class PairingsByName(PrintDocument):
     slug = "pairings-by-name"
-    title = "Pairings by name"
+    title = N_("Pairings by name")
     needs_round = True
     data_type = d.PairingsData
 
     def story(self) -> list:
         data: d.PairingsData = self.data
+        _ = self._
         entries = []
         for t in data.tables:
             for s in t.seats:
@@ -91,23 +108,24 @@ class PairingsByName(PrintDocument):
         entries.sort(key=lambda e: e[:3])
         w = self.frame_width
         duel = data.mode == "duel"
-        header = ("Name", "Table", "Seat")
+        header = (_("Name"), _("Table"), _("Seat"))
         widths = [w - 50 * mm, 25 * mm, 25 * mm]
         align = ["left", "right", "right"]
         if duel:
-            header += ("Opponent",)
+            header += (_("Opponent"),)
             widths = [(w - 50 * mm) * 0.55, 25 * mm, 25 * mm, (w - 50 * mm) * 0.45]
             align.append("left")
         rows = []
-        for _k, _n, _s, s, t in entries:
+        bye_word = _("bye")
+        for _key, _number, _seat, s, t in entries:
             bye = t.kind == "bye"
-            row = (s.name, str(t.number), "bye" if bye else str(s.seat))
+            row = (s.name, str(t.number), bye_word if bye else str(s.seat))
             if duel:
                 row += ("—" if bye else ", ".join(o.name for o in t.seats if o is not s),)
             rows.append(row)
-        out = [para(f"{self.title} — {self.round_text()}", "title")]
+        out = [para(_("%(title)s — %(round)s", title=self.heading, round=self.round_text()), "title")]
         if not rows:
-            out.append(para("This round has no players seated."))
+            out.append(para(_("This round has no players seated.")))
             return out
         return out + [TextRows(rows, widths, size=16, header=header, align=align, zebra=True, bold=(1,))]
 
@@ -116,20 +134,25 @@ class PairingsByName(PrintDocument):
 
 class Standings(PrintDocument):
     slug = "standings"
-    title = "Standings"
+    title = N_("Standings")
     uses_round = True
     data_type = d.StandingsData
 
     def story(self) -> list:
         data: d.StandingsData = self.data
-        heading = self.title + (f" after round {data.after_round}" if data.after_round else "")
-        out = [para(heading, "title"), para(f"Scoring: {data.profile_name}", "small"), Spacer(1, 3 * mm)]
+        _ = self._
+        heading = (_("Standings after round %(number)s", number=data.after_round) if data.after_round
+                   else self.heading)
+        out = [para(heading, "title"), para(_("Scoring: %(name)s", name=data.profile_name), "small"),
+               Spacer(1, 3 * mm)]
         cols = list(data.columns)
-        header = ("#", "Name", "Points", *cols, "Record") + (("Votes",) if data.uses_votes else ())
+        names = list(data.column_names) if len(data.column_names) == len(cols) else cols
+        header = ("#", _("Name"), _("Points"), *names, _("Record")) + ((_("Votes"),) if data.uses_votes else ())
         rows = []
+        number = self.number
         for r in data.rows:
-            row = (str(r.rank), r.name, number_text(r.points),
-                   *(number_text(r.tiebreakers.get(c, "")) for c in cols), r.record)
+            row = (str(r.rank), r.name, number(r.points),
+                   *(number(r.tiebreakers.get(c, "")) for c in cols), r.record)
             if data.uses_votes:
                 row += (str(r.votes),)
             rows.append(row)
@@ -140,7 +163,7 @@ class Standings(PrintDocument):
         if data.uses_votes:
             widths.append(14 * mm)
         if not rows:
-            return out + [para("No results yet.")]
+            return out + [para(_("No results yet."))]
         align = ["right", "left"] + ["right"] * (len(widths) - 2)
         return out + [TextRows(rows, widths, size=10, header=header, align=align, zebra=True, bold=(2,))]
 
@@ -149,7 +172,7 @@ class Standings(PrintDocument):
 
 class ResultSlips(PrintDocument):
     slug = "result-slips"
-    title = "Result slips"
+    title = N_("Result slips")
     needs_round = True
     data_type = d.SlipsData
 
@@ -157,39 +180,46 @@ class ResultSlips(PrintDocument):
         data: d.SlipsData = self.data
         slips = [t for t in data.tables if t.kind != "bye"]
         if not slips:
-            return [para("This round has no tables to report.")]
+            return [para(self._("This round has no tables to report."))]
         return cut_apart(KeepTogether(self._match_slip(t) if t.kind == "match" else self._pod_slip(t))
                          for t in slips)
 
     def _title(self, t: d.TableLine) -> list:
-        extension = f" · time extension +{t.extra_minutes} min" if t.extra_minutes else ""
-        return [para(f"Table {t.number} · {self.round_text()} · {self.info.event_name}{extension}", "h2")]
+        values = dict(number=t.number, round=self.round_text(), event=self.info.event_name)
+        if t.extra_minutes:
+            text = self._("Table %(number)s · %(round)s · %(event)s · time extension +%(minutes)s min",
+                          minutes=t.extra_minutes, **values)
+        else:
+            text = self._("Table %(number)s · %(round)s · %(event)s", **values)
+        return [para(text, "h2")]
 
     def _signatures(self, t: d.TableLine) -> list:
         w = self.frame_width
-        rows = [[para(f"{s.name}", "cell"), para("Signature: ________________________", "cell")] for s in t.seats]
-        return [Spacer(1, 2 * mm), para("Signatures: every player confirms the result", "h3"),
+        signature = self._("Signature: ________________________")
+        rows = [[para(f"{s.name}", "cell"), para(signature, "cell")] for s in t.seats]
+        return [Spacer(1, 2 * mm), para(self._("Signatures: every player confirms the result"), "h3"),
                 self.table(rows, [w * 0.45, w * 0.55], header=False,
                            extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)])]
 
     def _pod_slip(self, t: d.TableLine) -> list:
         data: d.SlipsData = self.data
+        _ = self._
         w = self.frame_width
-        header = [para("Seat", "head"), para("Player", "head"), para("Survived", "head"),
-                  para("Eliminated (order)", "head")]
+        header = [para(_("Seat"), "head"), para(_("Player"), "head"), para(_("Survived"), "head"),
+                  para(_("Eliminated (order)"), "head")]
         widths = [12 * mm, w - 12 * mm - 22 * mm - 34 * mm, 22 * mm, 34 * mm]
         rows = [[para(str(s.seat), "cell"), para(s.name, "cell"), para(BOX, "big"), para(f"{BOX}  #____", "big")]
                 for s in t.seats]
         block = self._title(t) + [self.table([header] + rows, widths)]
         if data.uses_votes:
-            block.append(para("Votes: each player names the one other player who made the game most fun", "h3"))
-            vrows = [[para(f"{s.name} votes for:", "cell"), para("_" * 34, "cell")] for s in t.seats]
+            block.append(para(_("Votes: each player names the one other player who made the game most fun"), "h3"))
+            vrows = [[para(_("%(name)s votes for:", name=s.name), "cell"), para("_" * 34, "cell")] for s in t.seats]
             block.append(self.table(vrows, [w * 0.45, w * 0.55], header=False,
                                     extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
         if data.prize_conditions:
-            block.append(para("Alternate prize conditions (holder and value)", "h3"))
-            prow = [[para(c.name, "cell"), para("Player: ____________________  Value: ______", "cell")]
-                    for c in data.prize_conditions]
+            block.append(para(_("Alternate prize conditions (holder and value)"), "h3"))
+            blank = _("Player: ____________________  Value: ______")
+            prow = [[para(c.name, "cell"), para(blank, "cell")] for c in data.prize_conditions]
             block.append(self.table(prow, [w * 0.45, w * 0.55], header=False,
                                     extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
         return block + self._signatures(t)
@@ -198,13 +228,15 @@ class ResultSlips(PrintDocument):
         data: d.SlipsData = self.data
         w = self.frame_width
         games = max(1, data.best_of or 3)
-        header = [para("Seat", "head"), para("Player", "head")] + [para(f"Game {g} won", "head")
-                                                                    for g in range(1, games + 1)]
+        _ = self._
+        header = [para(_("Seat"), "head"), para(_("Player"), "head")] + [
+            para(_("Game %(number)s won", number=g), "head") for g in range(1, games + 1)]
         gw = 22 * mm
         widths = [12 * mm, w - 12 * mm - gw * games] + [gw] * games
-        rows = [[para(str(s.seat), "cell"), para(s.name, "cell")] + [para(BOX, "big") for _ in range(games)]
+        rows = [[para(str(s.seat), "cell"), para(s.name, "cell")] + [para(BOX, "big") for _game in range(games)]
                 for s in t.seats]
-        rows.append([para("", "cell"), para("Drawn game", "cell")] + [para(BOX, "big") for _ in range(games)])
+        rows.append([para("", "cell"), para(_("Drawn game"), "cell")]
+                    + [para(BOX, "big") for _game in range(games)])
         return self._title(t) + [self.table([header] + rows, widths)] + self._signatures(t)
 
 
@@ -212,19 +244,20 @@ class ResultSlips(PrintDocument):
 
 class PrizeSlips(PrintDocument):
     slug = "prize-slips"
-    title = "Prize slips"
+    title = N_("Prize slips")
     data_type = d.PrizeSlipsData
 
     def story(self) -> list:
         data: d.PrizeSlipsData = self.data
         if not data.slips:
-            return [para("No prizes to hand out yet: no results have been entered.")]
+            return [para(self._("No prizes to hand out yet: no results have been entered."))]
         return cut_apart(self._slip(slip) for slip in data.slips)
 
     def _slip(self, slip: d.PrizeSlip):
         rows = [[para(self.info.event_name, "center")], [para(slip.title, "h2")], [para(slip.name, "huge")],
                 [para(slip.detail, "center")],
-                [para("Handed over by: ________________   Received (signature): ________________", "small")]]
+                [para(self._("Handed over by: ________________   Received (signature): ________________"),
+                      "small")]]
         return self.table(rows, [self.frame_width], header=False, nosplit=True, rules=False,
                           extra=[("BOX", (0, 0), (-1, -1), 1, colors.black), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                                  ("TOPPADDING", (0, 0), (-1, -1), 5)])
@@ -234,7 +267,7 @@ class PrizeSlips(PrintDocument):
 
 class Decklists(PrintDocument):
     slug = "decklists"
-    title = "Decklists"
+    title = N_("Decklists")
     data_type = d.DecklistsData
 
     def story(self) -> list:
@@ -244,24 +277,30 @@ class Decklists(PrintDocument):
             if i:
                 out.append(PageBreak())
             out += self._sheet(sheet)
-        return out or [para("No players registered.")]
+        return out or [para(self._("No players registered."))]
 
     def _cards(self, cards) -> list:
         return [para(f"{c.count}  {c.name}", "cell") for c in cards]
 
     def _sheet(self, s: d.DeckSheet) -> list:
+        _ = self._
         w = self.frame_width
-        out = [para(s.player, "title"),
-               para(f"Ruleset: {s.ruleset_name} · Deck: {s.status}"
-                    + (f" · submitted {s.submitted}" if s.submitted else ""), "small")]
+        status = _(DECK_STATUS[s.status]) if s.status in DECK_STATUS else s.status
+        if s.submitted:
+            line = _("Ruleset: %(ruleset)s · Deck: %(status)s · submitted %(time)s", ruleset=s.ruleset_name,
+                     status=status, time=s.submitted)
+        else:
+            line = _("Ruleset: %(ruleset)s · Deck: %(status)s", ruleset=s.ruleset_name, status=status)
+        out = [para(s.player, "title"), para(line, "small")]
         if s.status == "missing":
-            return out + [Spacer(1, 4 * mm), para("No decklist submitted.")]
-        out.append(para("General" + ("s" if len(s.generals) > 1 else ""), "h2"))
-        out += [para(g, "body") for g in s.generals] or [para("none named", "body")]
-        out.append(para(f"Main deck ({s.main_count})", "h2"))
+            return out + [Spacer(1, 4 * mm), para(_("No decklist submitted."))]
+        out.append(para(self._n("General", "Generals", 2 if len(s.generals) > 1 else 1), "h2"))
+        out += [para(g, "body") for g in s.generals] or [para(_("none named"), "body")]
+        out.append(para(_("Main deck (%(count)s)", count=s.main_count), "h2"))
         col: list = []
         for kind, cards in s.main:
-            col.append(para(f"{kind} ({sum(c.count for c in cards)})", "h3"))
+            kind_name = _(CARD_TYPES[kind]) if kind in CARD_TYPES else kind
+            col.append(para(_("%(type)s (%(count)s)", type=kind_name, count=sum(c.count for c in cards)), "h3"))
             col += self._cards(cards)
         half = (len(col) + 1) // 2
         left, right = col[:half], col[half:]
@@ -272,35 +311,44 @@ class Decklists(PrintDocument):
                                          ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                          ("TOPPADDING", (0, 0), (-1, -1), 0),
                                          ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-        out.append(para(f"Sideboard ({s.sideboard_count})", "h2"))
-        out += self._cards(s.sideboard) or [para("none", "body")]
-        out.append(para("Deck check", "h2"))
-        out.append(para(s.summary or s.status, "body"))
+        out.append(para(_("Sideboard (%(count)s)", count=s.sideboard_count), "h2"))
+        out += self._cards(s.sideboard) or [para(_("none"), "body")]
+        out.append(para(_("Deck check"), "h2"))
+        out.append(para(s.summary or status, "body"))
         for severity, message in s.findings:
-            out.append(para(f"{severity}: {message}", "bullet"))
-        out += [Spacer(1, 6 * mm), para("Checked by (judge): ____________________   Time: ________", "body")]
+            word = _(SEVERITY[severity]) if severity in SEVERITY else severity
+            out.append(para(_("%(severity)s: %(message)s", severity=word, message=message), "bullet"))
+        out += [Spacer(1, 6 * mm), para(_("Checked by (judge): ____________________   Time: ________"), "body")]
         return out
 
 
 class DeckCheckReport(PrintDocument):
     slug = "deck-check-report"
-    title = "Deck check report"
+    title = N_("Deck check report")
     data_type = d.DeckCheckData
 
     def story(self) -> list:
         data: d.DeckCheckData = self.data
+        _ = self._
         counts = {k: sum(1 for r in data.rows if r.status == k) for k in ("legal", "illegal", "missing")}
-        out = [para(self.title, "title"),
-               para(f"Ruleset: {data.ruleset_name} · {len(data.rows)} players: {counts['legal']} legal, "
-                    f"{counts['illegal']} illegal, {counts['missing']} missing", "body"), Spacer(1, 3 * mm)]
+        # TRANSLATORS: the English says "players" also for 1; translate both forms by the count.
+        line = self._n("Ruleset: %(ruleset)s · %(num)d players: %(legal)s legal, %(illegal)s illegal, "
+                       "%(missing)s missing",
+                       "Ruleset: %(ruleset)s · %(num)d players: %(legal)s legal, %(illegal)s illegal, "
+                       "%(missing)s missing", len(data.rows), ruleset=data.ruleset_name, legal=counts["legal"],
+                       illegal=counts["illegal"], missing=counts["missing"])
+        out = [para(self.heading, "title"), para(line, "body"), Spacer(1, 3 * mm)]
         w = self.frame_width
-        header = [para(h, "head") for h in ("Player", "Deck", "General", "Errors", "Warnings", "Summary")]
+        header = [para(h, "head") for h in (_("Player"), _("Deck"), self._n("General", "Generals", 1), _("Errors"),
+                                             _("Warnings"), _("Summary"))]
         widths = [36 * mm, 16 * mm, 34 * mm, 14 * mm, 20 * mm, w - 120 * mm]
-        rows = [[para(r.name, "cell"), para(r.status, "cell-bold" if r.status != "legal" else "cell"),
+        rows = [[para(r.name, "cell"),
+                 para(_(DECK_STATUS[r.status]) if r.status in DECK_STATUS else r.status,
+                      "cell-bold" if r.status != "legal" else "cell"),
                  para(r.generals, "cell"), para(str(r.errors), "cell"), para(str(r.warnings), "cell"),
                  para(r.summary, "small")] for r in data.rows]
         if not rows:
-            return out + [para("No players registered.")]
+            return out + [para(_("No players registered."))]
         return out + [self.table([header] + rows, widths, zebra=True)]
 
 
@@ -308,37 +356,39 @@ class DeckCheckReport(PrintDocument):
 
 class RulesSheet(PrintDocument):
     slug = "rules"
-    title = "Event rules"
+    title = N_("Event rules")
     data_type = d.RulesData
 
     def story(self) -> list:
         r: d.RulesData = self.data
-        out = [para(f"{self.title}: {r.ruleset_name}", "title")]
+        _ = self._
+        out = [para(_("Event rules: %(ruleset)s", ruleset=r.ruleset_name), "title")]
         if r.ruleset_source:
-            out.append(para(f"Source: {r.ruleset_source}", "small"))
-        out.append(para("Deck rules", "h2"))
+            out.append(para(_("Source: %(source)s", source=r.ruleset_source), "small"))
+        out.append(para(_("Deck rules"), "h2"))
         out += [para(t, "bullet") for t in r.deck_rules]
-        out.append(para("Banned cards", "h2"))
+        out.append(para(_("Banned cards"), "h2"))
         if r.banlist:
             added = set(r.banlist_added)
-            names = [n + (" (added by the organizer)" if n in added else "") for n in r.banlist]
-            out.append(para("; ".join(names) + ".", "body"))
+            names = [_("%(card)s (added by the organizer)", card=n) if n in added else n for n in r.banlist]
+            # TRANSLATORS: the event's banned cards (English card names, joined by "; ") as one sentence.
+            out.append(para(_("%(cards)s.", cards="; ".join(names)), "body"))
         else:
-            out.append(para("No cards are on this event's banlist.", "body"))
+            out.append(para(_("No cards are on this event's banlist."), "body"))
         if r.banlist_note:
             out.append(para(r.banlist_note, "body"))
         if r.banlist_removed:
-            out.append(para("Taken off the list by the organizer (legal here): " + "; ".join(r.banlist_removed) + ".",
-                            "body"))
+            out.append(para(_("Taken off the list by the organizer (legal here): %(cards)s.",
+                              cards="; ".join(r.banlist_removed)), "body"))
         if r.banned_as_general:
-            out.append(para("Banned as general only: " + "; ".join(r.banned_as_general) + ".", "body"))
-        out.append(para("Starting the game", "h2"))
+            out.append(para(_("Banned as general only: %(cards)s.", cards="; ".join(r.banned_as_general)), "body"))
+        out.append(para(_("Starting the game"), "h2"))
         out.append(para(r.swap_rule, "bullet"))
         out += [para(t, "bullet") for t in r.game_rules]
-        out.append(para(f"Scoring: {r.scoring_name}", "h2"))
+        out.append(para(_("Scoring: %(name)s", name=r.scoring_name), "h2"))
         out += [para(t, "bullet") for t in r.scoring_rules]
         if r.prize_conditions:
-            out.append(para("Alternate prizes", "h3"))
+            out.append(para(_("Alternate prizes"), "h3"))
             out += [para(t, "bullet") for t in r.prize_conditions]
         return out
 
@@ -347,7 +397,7 @@ class RulesSheet(PrintDocument):
 
 class Poster(PrintDocument):
     slug = "poster"
-    title = "QR poster"
+    title = N_("QR poster")
     data_type = d.PosterData
     needs_public_url = True       # it points phones at the laptop: PUBLIC_URL (or --lan) must be set
 
@@ -358,7 +408,7 @@ class Poster(PrintDocument):
         out = [para(self.info.event_name, "huge"), Spacer(1, 4 * mm)]
         if p.venue:
             out.append(para(p.venue, "center"))
-        return out + [para("Scan to register, check your deck and find your table", "h2"), Spacer(1, 4 * mm),
+        return out + [para(self._("Scan to register, check your deck and find your table"), "h2"), Spacer(1, 4 * mm),
                       drawing, Spacer(1, 4 * mm), para(p.url, "center")]
 
 
@@ -387,21 +437,21 @@ def qr_drawing(data: str, side: float):
 
 class Receipts(PrintDocument):
     slug = "receipts"
-    title = "Player receipts"
+    title = N_("Player receipts")
     data_type = d.ReceiptsData
     needs_public_url = True
 
     def story(self) -> list:
         data: d.ReceiptsData = self.data
         if not data.receipts:
-            return [para("No players registered yet.")]
+            return [para(self._("No players registered yet."))]
         return cut_apart(self._receipt(r) for r in data.receipts)
 
     def _receipt(self, r: d.Receipt):
         qr = 32 * mm
         text = [para(r.name, "h2"), para(r.code, "huge"),
-                para("Your access code: keep it. Scan the code or open the link for your table, "
-                     "your deck check and your results.", "small"), para(r.url, "small")]
+                para(self._("Your access code: keep it. Scan the code or open the link for your table, "
+                            "your deck check and your results."), "small"), para(r.url, "small")]
         return self.table([[text, qr_drawing(r.url, qr)]], [self.frame_width - qr - 8 * mm, qr + 8 * mm],
                           header=False, nosplit=True, rules=False)
 

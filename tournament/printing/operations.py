@@ -1,36 +1,153 @@
 """Load what a document prints from the database as plain data, and render it.
 
     pdf, filename = build_document(event, "pairings-by-table", round_number=2)
+    pdf, filename = build_document(event, "rules", language="ja")
 
-Refusals (unknown document, a round that does not exist, nothing paired yet)
-raise tournament.errors.Refused / NotFound with a message for the organizer.
+A document prints in one language: the `language` asked for (en, ja, zh_Hans, cs), else the event's
+`language`, else English. Its data is built and rendered under flask_babel.force_locale, so every sentence
+here is a message in that language and the documents' labels come through `DocInfo.words`; dates and
+numbers are written by Babel for that language, on the event's clock. English prints exactly as before.
+
+Refusals (unknown document or language, a round that does not exist, nothing paired yet)
+raise tournament.errors.Refused / NotFound with a message for the organizer, in the organizer's language.
 """
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
+from babel.lists import format_list
+from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal, format_time, get_locale, gettext as _, ngettext
+
 from ..decks.brackets import bracket_rules
-from ..scoring.draws import draw_kinds, end_of_round_text
-from ..decks.checks import TYPE_ORDER, color_words
+from ..scoring.draws import DEFAULT_TURNS, draw_kinds, end_of_round_text
+from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
+from ..decks.messages import finding_text
 from ..decks.parser import parse_decklist
 from ..decks.rulesets import effective_banlist, get_ruleset
 from ..errors import NotFound, Refused
 from ..events.models import Event
+from ..i18n import LANGUAGES, current_language, data_text, language_code
 from ..rounds import operations as rounds
 from ..scoring import get_profile
-from ..timezones import local_text
+from ..timezones import local, local_text
 from . import data as d
+from .base import number_text
+from .data import N_
 from .documents import DOCUMENTS, PrintDocument, name_key, ordinal
 from .fonts import FontsMissing, register_fonts
 
 PRIZE_PLACES = 8           # final placings printed as prize slips (the top cut's size when the event has one)
 
-MULLIGAN = ("Mulligan: the partial Paris mulligan. Each player draws 7. In turn order, each player may exile any "
-            "number of cards from their hand face down and draw that many cards minus one; a player who exiled "
-            "at least one card may do this again. When everyone keeps, the exiled cards are shuffled back into "
-            "the libraries.")
-WRONG_COLOUR = ("Mana of a colour outside your general's colour identity: an effect that would make such mana "
-                "makes colourless mana instead.")
+MULLIGAN = N_("Mulligan: the partial Paris mulligan. Each player draws 7. In turn order, each player may exile "
+              "any number of cards from their hand face down and draw that many cards minus one; a player who "
+              "exiled at least one card may do this again. When everyone keeps, the exiled cards are shuffled "
+              "back into the libraries.")
+WRONG_COLOUR = N_("Mana of a colour outside your general's colour identity: an effect that would make such mana "
+                  "makes colourless mana instead.")
+
+# What the players do when time is called (tournament/data/draws.json, its {turns} as %(turns)s).
+END_OF_ROUND = {
+    "finish_turn": N_("Time! Finish the current turn, then stop: everyone still alive survives, and the game is a "
+                      "draw. Report the result now."),
+    "extra_turns": N_("Time! The active player finishes the turn, then %(turns)s more turns are played in turn "
+                      "order; a game still going after them is a draw. Report the result then."),
+    "turn_limit": N_("A game still going at the end of turn %(turns)s (counted from the first player's first "
+                     "turn) is a draw; at time, finish the current turn. Report the result then."),
+    "draw_at_time": N_("Time! The game stops at once: everyone still alive survives, and the game is a draw. "
+                       "Report the result now."),
+}
+TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
+FORMAT_NAMES = {"vintage": lazy_pgettext("card format", "Vintage"),
+                "commander": lazy_pgettext("card format", "Commander")}
+COLOUR_NAMES = {"white": N_("white"), "blue": N_("blue"), "black": N_("black"), "red": N_("red"),
+                "green": N_("green")}
+PRIZE_KINDS = {"max": N_("highest value in one game"), "min": N_("lowest value in one game"),
+               "sum": N_("highest total over the event"), "count": N_("most times over the event")}
+
+
+# ----------------------------------------------------------------- the document's language
+
+def document_language(event: Event, value=None) -> str:
+    """The language a printout is in: `value` (en, ja, zh_Hans, cs; also ja-JP, zh-Hans ...) when given,
+    else the event's language, else English. An unknown value is refused."""
+    if value is not None and str(value).strip() != "":
+        code = language_code(str(value))
+        if code is None:
+            raise Refused(_("A printout's language is one of %(choices)s, not %(value)s.",
+                            choices=", ".join(LANGUAGES), value=repr(str(value)[:30])), field="lang")
+        return code
+    return language_code(getattr(event, "language", None)) or "en"
+
+
+@contextmanager
+def print_language(code: str):
+    """Messages, dates and numbers in `code` while a document is built and rendered (web and CLI alike)."""
+    with force_locale(code):
+        yield
+
+
+def _lang() -> str:
+    return current_language()
+
+
+def _english() -> bool:
+    return _lang() == "en"
+
+
+def _known(text: str) -> str:
+    """A data file's text in the document's language (tournament.i18n.data_text)."""
+    return data_text(text)
+
+
+def _sep() -> str:
+    """Between the items of a list of words or names."""
+    return "、" if _lang() in ("ja", "zh_Hans") else ", "
+
+
+def _and_list(items: list[str]) -> str:
+    """white, blue and green: a list as the document's language writes it (Babel's list patterns)."""
+    if len(items) < 2:
+        return "".join(items)
+    if _english():
+        return ", ".join(items[:-1]) + " and " + items[-1]
+    return format_list(items, locale=get_locale())
+
+
+def _sentences(parts) -> str:
+    """Sentences one after another (Japanese and Chinese: with no space)."""
+    parts = [p for p in parts if p]
+    return ("" if _lang() in ("ja", "zh_Hans") else " ").join(parts)
+
+
+def _number(value) -> str:
+    """A point total or a tiebreaker (0.667, 12) as the language writes numbers."""
+    if _english() or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return number_text(value)
+    return format_decimal(value, format="#,##0.###")
+
+
+def _words() -> d.Words:
+    return d.Words(language=_lang(), gettext=_, ngettext=ngettext, number=None if _english() else _number)
+
+
+def _time_text(value, event) -> str:
+    """A stored time on the event's clock: 2026-12-05 10:30 CET; in another language as Babel writes it."""
+    if _english():
+        return local_text(value, event)
+    moment = local(value, event)
+    if moment is None:
+        return ""
+    return (f"{format_date(moment, 'medium', rebase=False)} {format_time(moment, 'short', rebase=False)} "
+            f"{moment.strftime('%Z')}")
+
+
+def _stage_label(stage: str) -> str:
+    if not stage.startswith("top") or not stage[3:].isdigit():
+        return ""
+    # TRANSLATORS: a top cut's stage beside the round, e.g. "Round 4 (top8)".
+    return _("top%(size)s", size=int(stage[3:]))
 
 
 def document_names() -> list[str]:
@@ -40,8 +157,8 @@ def document_names() -> list[str]:
 def document_class(slug) -> type[PrintDocument]:
     cls = DOCUMENTS.get(str(slug or ""))
     if cls is None:
-        raise NotFound(f"There is no printable document {str(slug)[:60]!r}. Choose one of: "
-                       + ", ".join(DOCUMENTS) + ".")
+        raise NotFound(_("There is no printable document %(name)s. Choose one of: %(choices)s.",
+                         name=repr(str(slug)[:60]), choices=", ".join(DOCUMENTS)))
     return cls
 
 
@@ -54,19 +171,23 @@ def parse_round(value) -> int | None:
     else:
         text = str(value).strip()
         if not text.isdigit() or len(text) > 9:
-            raise Refused(f"The round must be a whole number such as 1 or 2, not {str(value)[:30]!r}.",
-                          field="round")
+            raise Refused(_("The round must be a whole number such as 1 or 2, not %(value)s.",
+                            value=repr(str(value)[:30])), field="round")
         number = int(text)
     if number < 1:
-        raise Refused("The round must be 1 or more.", field="round")
+        raise Refused(_("The round must be 1 or more."), field="round")
     return number
 
 
 def _info(event: Event, rnd=None, now: datetime | None = None) -> d.DocInfo:
+    printed = now or datetime.now(timezone.utc)
+    stage = getattr(rnd, "stage", "") or ""
+    english = _english()
     return d.DocInfo(event_name=event.name, paper_size=event.paper_size or "A4",
                      round_number=rnd.number if rnd is not None else None,
-                     printed_at=now or datetime.now(timezone.utc), stage=getattr(rnd, "stage", "") or "",
-                     zone=event.timezone or "UTC")
+                     printed_at=printed, stage=stage, zone=event.timezone or "UTC", words=_words(),
+                     printed_text="" if english else _time_text(printed, event),
+                     stage_label="" if english else _stage_label(stage))
 
 
 def _round(event: Event, number: int | None, required: bool):
@@ -75,7 +196,7 @@ def _round(event: Event, number: int | None, required: bool):
     every = rounds.rounds_of(event)
     if not every:
         if required:
-            raise Refused("No round has been paired yet: pair round 1 first, then print.", status=409)
+            raise Refused(_("No round has been paired yet: pair round 1 first, then print."), status=409)
         return None
     return every[-1]
 
@@ -96,15 +217,66 @@ def _profile(event: Event):
 
 
 def _conditions(event: Event) -> tuple[d.PrizeCondition, ...]:
-    return tuple(d.PrizeCondition(str(c.get("id")), str(c.get("name") or c.get("id")), str(c.get("kind", "max")))
+    return tuple(d.PrizeCondition(str(c.get("id")), _known(str(c.get("name") or c.get("id"))),
+                                  str(c.get("kind", "max")))
                  for c in (event.prize_conditions or []) if isinstance(c, dict))
+
+
+def _record_text(record: str) -> str:
+    """A standings record ("survived 3 of 4", "2-1-0 (1 intentional), 1 bye") in the document's language."""
+    if _english():
+        return record
+    m = re.fullmatch(r"(?:survived (\d+) of (\d+)|(\d+-\d+-\d+)(?: \((\d+) intentional\))?)(?:, (\d+) byes?)?",
+                     record or "")
+    if m is None:
+        return record
+    survived, played, games, agreed, byes = m.groups()
+    if survived is not None:
+        text = _("survived %(survived)s of %(played)s", survived=survived, played=played)
+    elif agreed:
+        text = _("%(record)s (%(count)s intentional)", record=games, count=agreed)
+    else:
+        text = games
+    if byes:
+        text += _sep() + ngettext("%(num)d bye", "%(num)d byes", int(byes))
+    return text
+
+
+def _stage_note(event: Event, rnd) -> str:
+    """A pod top cut's stage: who waits, who plays (the round's own note in English, else from its tables)."""
+    if event.mode != "pods" or not (rnd.stage or "").startswith("top"):
+        return ""
+    if _english():
+        return (rnd.why or [""])[0]
+    pods = sum(1 for t in rnd.tables if t.kind == "pod")
+    waiting = sum(len(t.seats) for t in rnd.tables if t.kind == "bye")
+    players = waiting + sum(len(t.seats) for t in rnd.tables if t.kind == "pod")
+    if players == 4 and pods == 1 and not waiting:
+        return _("The final (top %(players)s): the last four play one pod; its winner wins the event.",
+                 players=players)
+    values = dict(players=players, waiting=waiting, first=waiting + 1, next=waiting + pods)
+    if not waiting:
+        return ngettext("Top %(players)s: nobody waits; seeds %(first)s-%(players)s play %(num)d pod (dealt by "
+                        "seed in a snake), whose winners join them: %(next)s go on.",
+                        "Top %(players)s: nobody waits; seeds %(first)s-%(players)s play %(num)d pods (dealt by "
+                        "seed in a snake), whose winners join them: %(next)s go on.", pods, **values)
+    if waiting == 1:
+        return ngettext("Top %(players)s: seed 1 waits for the next stage; seeds %(first)s-%(players)s play "
+                        "%(num)d pod (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                        "Top %(players)s: seed 1 waits for the next stage; seeds %(first)s-%(players)s play "
+                        "%(num)d pods (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                        pods, **values)
+    return ngettext("Top %(players)s: seeds 1-%(waiting)s wait for the next stage; seeds %(first)s-%(players)s "
+                    "play %(num)d pod (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                    "Top %(players)s: seeds 1-%(waiting)s wait for the next stage; seeds %(first)s-%(players)s "
+                    "play %(num)d pods (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                    pods, **values)
 
 
 # ----------------------------------------------------------------- per document
 
 def pairings_data(event: Event, rnd, now=None) -> d.PairingsData:
-    note = (rnd.why or [""])[0] if event.mode == "pods" and (rnd.stage or "").startswith("top") else ""
-    return d.PairingsData(_info(event, rnd, now), event.mode, _tables(rnd), stage_note=note)
+    return d.PairingsData(_info(event, rnd, now), event.mode, _tables(rnd), stage_note=_stage_note(event, rnd))
 
 
 def slips_data(event: Event, rnd, now=None) -> d.SlipsData:
@@ -129,16 +301,33 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
     profile = _profile(event)
     columns = tuple(rows[0].tiebreakers.keys()) if rows else ()
     votes = rounds.event_uses_votes(event)
+    names = tuple(_(TIEBREAKER_NAMES[c]) if c in TIEBREAKER_NAMES else c for c in columns)
     return d.StandingsData(
-        _info(event, rnd, now), getattr(profile, "name", event.scoring_profile), columns, votes,
-        tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), r.record, r.votes) for r in rows),
-        after_round=after)
+        _info(event, rnd, now), _known(getattr(profile, "name", event.scoring_profile)), columns, votes,
+        tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), _record_text(r.record), r.votes)
+              for r in rows),
+        after_round=after, column_names=names)
 
 
 def _value_text(value) -> str:
     if value is None:
         return ""
+    if not _english():
+        return _number(int(value) if float(value).is_integer() else value)
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _count(value) -> int:
+    """The count a plural form is chosen by (a fraction: the form for many)."""
+    return int(value) if value is not None and float(value).is_integer() else 5
+
+
+def _place(rank: int) -> str:
+    """A final placing: 1st place (the English ordinal), or the language's own."""
+    if _english():
+        return f"{ordinal(rank)} place"
+    # TRANSLATORS: a final placing on a prize slip; English prints "1st place", "2nd place" from its own rule.
+    return _("Place %(number)s", number=rank)
 
 
 def prize_data(event: Event, rnd, now=None) -> d.PrizeSlipsData:
@@ -147,13 +336,19 @@ def prize_data(event: Event, rnd, now=None) -> d.PrizeSlipsData:
     slips = []
     places = event.top_cut or PRIZE_PLACES
     for r in played[:places]:
-        slips.append(d.PrizeSlip(f"{ordinal(r.rank)} place", r.name,
-                                 f"{_value_text(r.points)} points · {r.record}"))
+        # TRANSLATORS: the English says "points" also for 1; translate both forms by the count.
+        detail = ngettext("%(points)s points · %(record)s", "%(points)s points · %(record)s", _count(r.points),
+                          points=_value_text(r.points), record=_record_text(r.record))
+        slips.append(d.PrizeSlip(_place(r.rank), r.name, detail))
     names = {r.id: r.name for r in event.registrations}
     board = rounds.prize_board(event) or {}
     for c in _conditions(event):
         for player, value in board.get(c.id) or []:
-            detail = (f"{_value_text(value)} time(s)" if c.kind == "count" else f"value {_value_text(value)}")
+            if c.kind == "count":
+                # TRANSLATORS: how many times a player met a prize condition; the English says "time(s)".
+                detail = ngettext("%(value)s time(s)", "%(value)s time(s)", _count(value), value=_value_text(value))
+            else:
+                detail = _("value %(value)s", value=_value_text(value))
             slips.append(d.PrizeSlip(c.name, names.get(player, f"#{player}"), detail))
     return d.PrizeSlipsData(_info(event, rnd, now), tuple(slips))
 
@@ -174,18 +369,31 @@ def _card_types(names: list[str]) -> dict[str, str]:
     return out
 
 
+def _colour_words(colours) -> str:
+    """white, blue and green: a colour identity in words."""
+    if _english():
+        return color_words(colours)
+    colours = set(colours)
+    words = [COLOR_WORDS[c] for c in COLOR_ORDER if c in colours]
+    if not words:
+        return _("colourless")
+    return _and_list([_(COLOUR_NAMES[w]) if w in COLOUR_NAMES else w for w in words])
+
+
 def _summary_text(result: dict, legal: bool) -> str:
     summary = result.get("summary") or {}
-    parts = ["Legal" if legal else "Not legal"]
+    parts = [_("Legal") if legal else _("Not legal")]
     if result.get("color_identity") is not None:
-        parts.append("colour identity " + color_words(result.get("color_identity") or []))
+        parts.append(_("colour identity %(colours)s", colours=_colour_words(result.get("color_identity") or [])))
     if summary.get("deck_size") is not None:
-        parts.append(f"{summary['deck_size']} cards")
+        # TRANSLATORS: a deck's size; the English says "cards" also for 1.
+        parts.append(ngettext("%(num)d cards", "%(num)d cards", int(summary["deck_size"])))
     if (result.get("bracket") or {}).get("floor"):
-        parts.append(f"bracket at least {result['bracket']['floor']}")
+        parts.append(_("bracket at least %(floor)s", floor=result["bracket"]["floor"]))
     errors = sum(1 for f in result.get("findings") or [] if f.get("severity") == "error")
     if errors:
-        parts.append(f"{errors} error(s)")
+        # TRANSLATORS: how many errors a deck check found; the English says "error(s)".
+        parts.append(ngettext("%(num)d error(s)", "%(num)d error(s)", errors))
     return " · ".join(parts)
 
 
@@ -203,8 +411,8 @@ def deck_sheet(reg, ruleset_name: str) -> d.DeckSheet:
     main = tuple((k, tuple(groups[k])) for k in order if k in groups)
     side = tuple(d.CardLine(e.count, e.name) for e in [*parsed.sideboard, *parsed.companions])
     generals = tuple(result.get("commanders") or [e.name for e in parsed.commanders])
-    findings = tuple((str(f.get("severity", "")), str(f.get("message", ""))) for f in result.get("findings") or [])
-    submitted = local_text(deck.submitted_at, reg.event)
+    findings = tuple((str(f.get("severity", "")), str(finding_text(f))) for f in result.get("findings") or [])
+    submitted = _time_text(deck.submitted_at, reg.event)
     return d.DeckSheet(reg.name, ruleset_name, "legal" if deck.legal else "illegal", generals, main, side,
                        _summary_text(result, deck.legal), findings, submitted,
                        main_count=sum(e.count for e in parsed.main),
@@ -213,7 +421,7 @@ def deck_sheet(reg, ruleset_name: str) -> d.DeckSheet:
 
 def _ruleset_name(event: Event) -> str:
     try:
-        return get_ruleset(event.ruleset).name
+        return _known(get_ruleset(event.ruleset).name)
     except Exception:
         return str(event.ruleset)
 
@@ -232,7 +440,7 @@ def deck_check_data(event: Event, rnd, now=None) -> d.DeckCheckData:
     for r in _players(event):
         deck = r.deck
         if deck is None:
-            rows.append(d.DeckCheckLine(r.name, "missing", "", 0, 0, "No decklist submitted."))
+            rows.append(d.DeckCheckLine(r.name, "missing", "", 0, 0, _("No decklist submitted.")))
             continue
         result = deck.result or {}
         findings = result.get("findings") or []
@@ -240,120 +448,196 @@ def deck_check_data(event: Event, rnd, now=None) -> d.DeckCheckData:
         warnings = [f for f in findings if f.get("severity") != "error"]
         summary = _summary_text(result, deck.legal)
         if errors:
-            summary += ": " + "; ".join(str(f.get("message", "")) for f in errors[:3])
+            shown = "; ".join(str(finding_text(f)) for f in errors[:3])
             if len(errors) > 3:
-                summary += f"; and {len(errors) - 3} more"
-        summary = summary.rstrip(".") + _bracket_text(result.get("bracket") or {}, r.declared_bracket,
-                                                      said=any(f.get("code") == "BRACKET" for f in errors[:3]))
+                # TRANSLATORS: the first three errors of a deck check (joined by "; "), then how many more.
+                shown = ngettext("%(errors)s; and %(num)d more", "%(errors)s; and %(num)d more", len(errors) - 3,
+                                 errors=shown)
+            summary = _("%(summary)s: %(errors)s", summary=summary, errors=shown)
+        summary = _sentences_after(summary, _bracket_texts(result.get("bracket") or {}, r.declared_bracket,
+                                                           said=any(f.get("code") == "BRACKET" for f in errors[:3])))
         rows.append(d.DeckCheckLine(r.name, "legal" if deck.legal else "illegal",
                                     ", ".join(result.get("commanders") or []), len(errors), len(warnings), summary))
     return d.DeckCheckData(_info(event, rnd, now), _ruleset_name(event), tuple(rows))
 
 
-def _bracket_text(bracket: dict, declared: int | None, said: bool = False) -> str:
+def _bracket_causes(bracket: dict) -> list[str]:
+    """What sets the deck's bracket floor, in the document's language where the deck check stored its messages."""
+    try:
+        from ..decks.messages import bracket_causes, bracket_reasons
+    except ImportError:           # a deck check without translatable causes: as it wrote them
+        return list(bracket.get("causes") or bracket.get("reasons") or [])
+    return list(bracket_causes(bracket) or bracket_reasons(bracket) or [])
+
+
+def _bracket_texts(bracket: dict, declared: int | None, said: bool = False) -> list[str]:
     """What sets the deck's bracket floor (unless an error above said it), and the player's declared bracket."""
-    causes = bracket.get("causes") or bracket.get("reasons") or []
-    text = f". Bracket at least {bracket['floor']}: " + "; ".join(causes) if causes and not said else ""
+    causes = _bracket_causes(bracket)
+    out = []
+    if causes and not said:
+        out.append(_("Bracket at least %(floor)s: %(causes)s", floor=bracket["floor"], causes="; ".join(causes)))
     if declared:
         below = causes and declared < bracket["floor"]
-        text += f". Declared bracket {declared}" + (" (below the floor: ask the player)" if below else "")
-    return text
-
-
-def _deck_rules(rs, event: Event) -> list[str]:
-    generals = "general" if rs.max_generals == 1 else "general(s)"
-    out = [f"Deck size: exactly {rs.deck_size} cards including the {generals}."]
-    if rs.commander_rules == "commander":
-        out.append("Commander: a legendary creature, a card whose text says it can be your commander, or a legal "
-                   "partner / background pair.")
-    else:
-        out.append("General: one legendary creature card. A planeswalker is not eligible, nor a land that makes a "
-                   "legendary creature token; a flip card is judged by its unflipped face.")
-    if rs.sideboard_max and event.sideboard_enabled:
-        out.append(f"Sideboard: up to {rs.sideboard_max} cards, counted apart from the deck.")
-    else:
-        out.append("No sideboard.")
-    together = " (main deck and sideboard together)" if rs.singleton_includes_sideboard and rs.sideboard_max else ""
-    out.append(f"Singleton: no two cards with the same English name{together}, except basic lands and cards "
-               "whose own text allows more copies.")
-    out.append("Colour identity: every card's colour identity must be within the general's. Mana symbols in the "
-               "cost and in the rules text count, a hybrid symbol counts as all its colours, lands with a basic "
-               "land type have that colour; reminder text and the words 'Swamp', 'Forest' ... do not count.")
-    if rs.pool.format == "commander":
-        out.append("Card pool: cards legal in Commander.")
-    else:
-        allowed = " or ".join(a.lower() for a in rs.pool.allow)
-        extra = f" {', '.join(rs.pool.extra_allowed)} is also allowed." if rs.pool.extra_allowed else ""
-        out.append(f"Card pool: cards {allowed} in {rs.pool.format.capitalize()}.{extra}")
-    if rs.pool.reject_funny:
-        out.append("Un-set (silver border) and Collector's Edition cards are not allowed.")
-    if event.max_bracket:
-        name = bracket_rules().names.get(event.max_bracket, "")
-        out.append(f"Commander Brackets: decks up to bracket {event.max_bracket} ({name}). A deck's Game Changers, "
-                   "extra-turn cards, mass land denial and two-card combos set its lowest bracket; the deck check "
-                   "shows it with the reasons.")
+        out.append(_("Declared bracket %(number)s (below the floor: ask the player)", number=declared) if below
+                   else _("Declared bracket %(number)s", number=declared))
     return out
 
 
-def _game_rules(rs, event: Event) -> list[str]:
-    out = [MULLIGAN,
-           f"Life: each player starts at {rs.starting_life} life. A player dealt {rs.general_damage} or more "
-           f"combat damage by the same general loses the game.",
-           "When your general would go to the graveyard or exile, you may put it into the command zone instead."]
-    if rs.general_tax_kind == "death-counter":
-        out.append(f"General tax: each time the general goes to the command zone this way it gets a death "
-                   f"counter; casting it from the command zone costs {{{rs.general_tax_amount}}} more per death "
-                   f"counter. Cast from hand it costs the normal amount.")
+def _sentences_after(summary: str, more: list[str]) -> str:
+    """The summary, then more sentences: "... Bracket at least 3: ... . Declared bracket 2" (the summary's own
+    full stop dropped, as before)."""
+    if not more:
+        return summary.rstrip(".")
+    if _lang() in ("ja", "zh_Hans"):
+        return summary.rstrip(".。") + "。" + "。".join(more)
+    return summary.rstrip(".") + ". " + ". ".join(more)
+
+
+def _deck_rules(rs, event: Event) -> list[str]:
+    if rs.max_generals == 1:
+        out = [_("Deck size: exactly %(size)s cards including the general.", size=rs.deck_size)]
     else:
-        out.append(f"General tax: casting the general from the command zone costs {{{rs.general_tax_amount}}} "
-                   f"more for each earlier cast from there.")
-    out.append(f"Poison: a player with {rs.poison_threshold} or more poison counters loses.")
-    out.append(WRONG_COLOUR)
+        out = [_("Deck size: exactly %(size)s cards including the general(s).", size=rs.deck_size)]
+    if rs.commander_rules == "commander":
+        out.append(_("Commander: a legendary creature, a card whose text says it can be your commander, or a legal "
+                     "partner / background pair."))
+    else:
+        out.append(_("General: one legendary creature card. A planeswalker is not eligible, nor a land that makes a "
+                     "legendary creature token; a flip card is judged by its unflipped face."))
+    if rs.sideboard_max and event.sideboard_enabled:
+        out.append(_("Sideboard: up to %(count)s cards, counted apart from the deck.", count=rs.sideboard_max))
+    else:
+        out.append(_("No sideboard."))
+    if rs.singleton_includes_sideboard and rs.sideboard_max:
+        out.append(_("Singleton: no two cards with the same English name (main deck and sideboard together), except "
+                     "basic lands and cards whose own text allows more copies."))
+    else:
+        out.append(_("Singleton: no two cards with the same English name, except basic lands and cards whose own "
+                     "text allows more copies."))
+    out.append(_("Colour identity: every card's colour identity must be within the general's. Mana symbols in the "
+                 "cost and in the rules text count, a hybrid symbol counts as all its colours, lands with a basic "
+                 "land type have that colour; reminder text and the words 'Swamp', 'Forest' ... do not count."))
+    out.append(_card_pool(rs))
+    if rs.pool.reject_funny:
+        out.append(_("Un-set (silver border) and Collector's Edition cards are not allowed."))
+    if event.max_bracket:
+        name = _known(bracket_rules().names.get(event.max_bracket, ""))
+        out.append(_("Commander Brackets: decks up to bracket %(number)s (%(name)s). A deck's Game Changers, "
+                     "extra-turn cards, mass land denial and two-card combos set its lowest bracket; the deck check "
+                     "shows it with the reasons.", number=event.max_bracket, name=name))
+    return out
+
+
+def _card_pool(rs) -> str:
+    if rs.pool.format == "commander":
+        return _("Card pool: cards legal in Commander.")
+    allow = [a.lower() for a in rs.pool.allow]
+    extra = ", ".join(rs.pool.extra_allowed)
+    name = FORMAT_NAMES.get(rs.pool.format)
+    if name is None or allow not in (["legal"], ["legal", "restricted"]):      # not one of the data's pools
+        also = f" {extra} is also allowed." if extra else ""
+        return f"Card pool: cards {' or '.join(allow)} in {rs.pool.format.capitalize()}.{also}"   # English only
+    fmt = str(name)
+    if allow == ["legal"]:
+        text = _("Card pool: cards legal in %(format)s.", format=fmt)
+    else:
+        text = _("Card pool: cards legal or restricted in %(format)s.", format=fmt)
+    return _sentences([text, _("%(cards)s is also allowed.", cards=extra) if extra else ""])
+
+
+def _game_rules(rs, event: Event) -> list[str]:
+    out = [_(MULLIGAN),
+           _("Life: each player starts at %(life)s life. A player dealt %(damage)s or more combat damage by the "
+             "same general loses the game.", life=rs.starting_life, damage=rs.general_damage),
+           _("When your general would go to the graveyard or exile, you may put it into the command zone instead.")]
+    tax = "{%s}" % rs.general_tax_amount
+    if rs.general_tax_kind == "death-counter":
+        out.append(_("General tax: each time the general goes to the command zone this way it gets a death "
+                     "counter; casting it from the command zone costs %(tax)s more per death counter. Cast from "
+                     "hand it costs the normal amount.", tax=tax))
+    else:
+        out.append(_("General tax: casting the general from the command zone costs %(tax)s more for each earlier "
+                     "cast from there.", tax=tax))
+    out.append(_("Poison: a player with %(count)s or more poison counters loses.", count=rs.poison_threshold))
+    out.append(_(WRONG_COLOUR))
     if rs.best_of and rs.best_of > 1:
-        out.append(f"Matches are best of {rs.best_of}. Between games players sideboard one for one; the general "
-                   f"cannot change.")
+        out.append(_("Matches are best of %(games)s. Between games players sideboard one for one; the general "
+                     "cannot change.", games=rs.best_of))
     return out
 
 
 def _swap_rule(rs, event: Event) -> str:
     if not (rs.sideboard_max and event.sideboard_enabled):
-        return "No sideboard swap: this event plays without sideboards."
+        return _("No sideboard swap: this event plays without sideboards.")
     secs = int(event.swap_seconds or 0)
     if secs <= 0:
-        return "No sideboard swap before the game: the swap window is off for this event."
-    minutes = f" ({secs // 60} minutes)" if secs % 60 == 0 else ""
-    return (f"Sideboard swap: after all generals are revealed, each player has {secs} seconds{minutes} to "
-            f"exchange cards between deck and sideboard one for one, so the deck is again exactly "
-            f"{rs.deck_size - 1} + general. The general cannot be swapped. Cards left outside may be fetched "
-            f"by 'wish' cards only.")
+        return _("No sideboard swap before the game: the swap window is off for this event.")
+    values = dict(seconds=secs, size=rs.deck_size - 1)
+    if secs % 60 == 0:
+        return _("Sideboard swap: after all generals are revealed, each player has %(seconds)s seconds "
+                 "(%(minutes)s minutes) to exchange cards between deck and sideboard one for one, so the deck is "
+                 "again exactly %(size)s + general. The general cannot be swapped. Cards left outside may be "
+                 "fetched by 'wish' cards only.", minutes=secs // 60, **values)
+    return _("Sideboard swap: after all generals are revealed, each player has %(seconds)s seconds to exchange "
+             "cards between deck and sideboard one for one, so the deck is again exactly %(size)s + general. The "
+             "general cannot be swapped. Cards left outside may be fetched by 'wish' cards only.", **values)
+
+
+def _tiebreaker_name(name: str) -> str:
+    return _(TIEBREAKER_NAMES[name]) if name in TIEBREAKER_NAMES else name
 
 
 def _scoring_rules(event: Event) -> tuple[str, list[str]]:
     profile = _profile(event)
     if profile is None:
         return str(event.scoring_profile), []
-    out = [profile.description] if profile.description else []
-    ties = [t for t in profile.tiebreakers]
+    out = [_known(profile.description)] if profile.description else []
+    ties = [_tiebreaker_name(t) for t in profile.tiebreakers]
     if ties:
-        out.append("Ties are broken by: " + ", ".join(ties) + ".")
+        out.append(_("Ties are broken by: %(tiebreakers)s.", tiebreakers=_sep().join(ties)))
     if event.mode == "pods" and event.bye_points is not None:
-        out.append(f"A bye scores {_value_text(event.bye_points)} points.")
+        # TRANSLATORS: the English says "points" also for 1; translate both forms by the count.
+        out.append(ngettext("A bye scores %(points)s points.", "A bye scores %(points)s points.",
+                            _count(event.bye_points), points=_value_text(event.bye_points)))
     if event.mode == "pods":
         out.extend(_draw_rules(event, profile))
-    return profile.name, out
+    return _known(profile.name), out
+
+
+def _end_of_round_text(event: Event) -> str:
+    """What the players do when time is called, in the document's language when the data's text is the one
+    END_OF_ROUND has."""
+    english = end_of_round_text(event.end_of_round, event.end_of_round_turns)
+    procedure = event.end_of_round if event.end_of_round in END_OF_ROUND else "finish_turn"
+    turns = event.end_of_round_turns or DEFAULT_TURNS
+    message = END_OF_ROUND[procedure]
+    if _english() or message % {"turns": turns} != english:
+        return english
+    return _(message, turns=turns)
 
 
 def _draw_rules(event: Event, profile) -> list[str]:
     """When time is called, and how a drawn game is read and scored (tournament/data/draws.json)."""
     kinds = draw_kinds()
     allowed = event.intentional_draws is not False
-    names = [v["name"].lower() for k, v in kinds.items() if k != "intentional" or allowed]
-    scored = ", ".join(f"{kinds[k]['name'].lower()} {_value_text(v)}" for k, v in profile.draw_kinds.items()
+    lower = _lang() not in ("ja", "zh_Hans")
+
+    def kind_name(k):
+        name = _known(kinds[k]["name"])
+        return name.lower() if lower else name
+
+    names = [kind_name(k) for k in kinds if k != "intentional" or allowed]
+    scored = _sep().join(f"{kind_name(k)} {_value_text(v)}" for k, v in profile.draw_kinds.items()
                        if k in kinds and (k != "intentional" or allowed))
-    return [end_of_round_text(event.end_of_round, event.end_of_round_turns),
-            "A game with nobody or two or more players left is a draw, reported as " + ", ".join(names)
-            + (f" (points: {scored})." if scored else "."),
-            "Intentional draws are allowed." if allowed else "Intentional draws are not allowed: play the game out."]
+    if scored:
+        draws = _("A game with nobody or two or more players left is a draw, reported as %(kinds)s (points: "
+                  "%(scored)s).", kinds=_sep().join(names), scored=scored)
+    else:
+        draws = _("A game with nobody or two or more players left is a draw, reported as %(kinds)s.",
+                  kinds=_sep().join(names))
+    return [_end_of_round_text(event), draws,
+            _("Intentional draws are allowed.") if allowed
+            else _("Intentional draws are not allowed: play the game out.")]
 
 
 def rules_data(event: Event, rnd, now=None) -> d.RulesData:
@@ -361,15 +645,19 @@ def rules_data(event: Event, rnd, now=None) -> d.RulesData:
     banlist = effective_banlist(rs.id, event.banlist_add or (), event.banlist_remove or ())
     note = ""
     if banlist.card_data_format:
-        note = (f"Also banned: every card the card data marks Banned in {banlist.card_data_format.capitalize()}"
-                + (", except those the organizer took off the list." if banlist.removed else "."))
+        fmt = banlist.card_data_format
+        fmt = str(FORMAT_NAMES[fmt]) if fmt in FORMAT_NAMES else fmt.capitalize()
+        if banlist.removed:
+            note = _("Also banned: every card the card data marks Banned in %(format)s, except those the organizer "
+                     "took off the list.", format=fmt)
+        else:
+            note = _("Also banned: every card the card data marks Banned in %(format)s.", format=fmt)
     scoring_name, scoring = _scoring_rules(event)
     prizes = []
     for c in _conditions(event):
-        how = {"max": "highest value in one game", "min": "lowest value in one game",
-               "sum": "highest total over the event", "count": "most times over the event"}.get(c.kind, c.kind)
-        prizes.append(f"{c.name} ({how}).")
-    return d.RulesData(_info(event, rnd, now), rs.name, rs.source, tuple(_deck_rules(rs, event)),
+        how = _(PRIZE_KINDS[c.kind]) if c.kind in PRIZE_KINDS else c.kind
+        prizes.append(_("%(name)s (%(how)s).", name=c.name, how=how))
+    return d.RulesData(_info(event, rnd, now), _known(rs.name), _known(rs.source), tuple(_deck_rules(rs, event)),
                        tuple(_game_rules(rs, event)), _swap_rule(rs, event), tuple(banlist.names),
                        tuple(banlist.added), tuple(banlist.removed), note, tuple(rs.banned_as_general),
                        scoring_name, tuple(scoring), tuple(prizes))
@@ -386,11 +674,11 @@ def public_links(endpoint: str, many: list[dict]) -> list[str]:
         with current_app.test_request_context(base_url=public):
             urls = [url_for(endpoint, _external=True, **values) for values in many]
     else:
-        raise Refused("QR codes on paper need the address phones open: start with --lan or set PUBLIC_URL "
-                      "(e.g. http://192.168.1.20:5000).", status=409)
+        raise Refused(_("QR codes on paper need the address phones open: start with --lan or set PUBLIC_URL "
+                        "(e.g. http://192.168.1.20:5000)."), status=409)
     if urls and urls[0].startswith(("http://127.", "http://localhost", "https://127.", "https://localhost")):
-        raise Refused(f"The QR codes would point at {urls[0]}, which only this computer can open: start with "
-                      f"--lan or set PUBLIC_URL to the address phones use.", status=409)
+        raise Refused(_("The QR codes would point at %(url)s, which only this computer can open: start with "
+                        "--lan or set PUBLIC_URL to the address phones use.", url=urls[0]), status=409)
     return urls
 
 
@@ -422,7 +710,9 @@ LOADERS = {
 }
 
 
-def load_data(event: Event, slug: str, round_number=None, now: datetime | None = None):
+def load_data(event: Event, slug: str, round_number=None, now: datetime | None = None, language=None):
+    """The document's data in its language (see document_language); refusals come first, in the reader's."""
+    code = document_language(event, language)
     cls = document_class(slug)
     number = parse_round(round_number)
     if cls.needs_round:
@@ -431,9 +721,12 @@ def load_data(event: Event, slug: str, round_number=None, now: datetime | None =
         rnd = rounds.get_round(event, number) if number is not None else None
     else:
         rnd = rounds.get_round(event, number) if number is not None else None
-    if slug == "standings":
-        return standings_data(event, rnd, now, after=number)
-    return LOADERS[slug](event, rnd, now)
+    if getattr(cls, "needs_public_url", False):
+        public_links("events.register", [{"event_id": event.id}])     # refused here, not in the print language
+    with print_language(code):
+        if slug == "standings":
+            return standings_data(event, rnd, now, after=number)
+        return LOADERS[slug](event, rnd, now)
 
 
 def filename_for(event: Event, slug: str, data) -> str:
@@ -449,12 +742,15 @@ def _configured_dirs():
         return None
 
 
-def build_document(event: Event, slug: str, round_number=None, now: datetime | None = None) -> tuple[bytes, str]:
-    """The PDF bytes and a file name; Refused for bad input, Refused(503) when fonts are missing."""
-    data = load_data(event, slug, round_number, now)
+def build_document(event: Event, slug: str, round_number=None, now: datetime | None = None,
+                   language=None) -> tuple[bytes, str]:
+    """The PDF bytes and a file name; `language`: en, ja, zh_Hans or cs (default: the event's, else English).
+    Refused for bad input, Refused(503) when fonts are missing."""
+    data = load_data(event, slug, round_number, now, language)
     try:
         register_fonts(_configured_dirs())
-        pdf = DOCUMENTS[slug](data).render()
+        with print_language(data.info.words.language):
+            pdf = DOCUMENTS[slug](data).render()
     except FontsMissing as e:
         raise Refused(str(e), status=503) from None
     return pdf, filename_for(event, slug, data)

@@ -2,6 +2,8 @@
 
     GET /events/<id>/print                         the list of documents
     GET /events/<id>/print/<document>.pdf?round=N  one document as PDF
+        &lang=ja                                   in en, ja, zh_Hans or cs (default: the event's language,
+                                                   else English; never the browser's)
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ def index(event_id):
 @staff_required
 def download(event_id, document):
     event = staff_event(event_id)
-    pdf, filename = ops.build_document(event, document, request.args.get("round"))
+    pdf, filename = ops.build_document(event, document, request.args.get("round"),
+                                       language=request.args.get("lang"))
     response = Response(pdf, mimetype="application/pdf")
     disposition = "attachment" if request.args.get("download") else "inline"
     response.headers["Content-Disposition"] = f'{disposition}; filename="{filename}"'

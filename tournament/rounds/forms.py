@@ -7,12 +7,15 @@ refusal, with its message and status.
 """
 from __future__ import annotations
 
+from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from ..errors import Refused
+from ..i18n import data_text
 from ..scoring.draws import draw_kinds
 
 from ..events.operations import MAX_ID
@@ -30,9 +33,9 @@ def _player_id(value):
     elif isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 10:
         number = int(value.strip())
     else:
-        raise ValueError("Choose a player from the list.")
+        raise ValueError(_("Choose a player from the list."))
     if not 0 < number <= MAX_ID:
-        raise ValueError("Choose a player from the list.")
+        raise ValueError(_("Choose a player from the list."))
     return number
 
 
@@ -77,7 +80,7 @@ def _game_value(value):
     try:
         return _player_id(value)
     except ValueError:
-        raise ValueError("Choose the game's winner, a draw, or not played.") from None
+        raise ValueError(_("Choose the game's winner, a draw, or not played.")) from None
 
 
 class GameField(SelectField):
@@ -99,41 +102,56 @@ class GameField(SelectField):
                 raise ValueError(str(e)) from None
 
 
-def _hidden_number(label: str) -> IntegerField:
-    message = "This form is out of date: reload the page and try again."
+OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
+
+
+class _Form(FlaskForm):
+    """A form whose errors are text once it is validated: a lazily translated message (the class-level
+    validators') is read then, in the language of the request, so pages and JSON can join the errors."""
+
+    def validate(self, extra_validators=None):
+        valid = super().validate(extra_validators)
+        for f in self._fields.values():
+            if isinstance(f.errors, list):
+                f.errors = [str(e) if isinstance(e, LazyString) else e for e in f.errors]
+        return valid
+
+
+def _hidden_number(label) -> IntegerField:
+    message = OUT_OF_DATE
     return IntegerField(label, widget=HiddenInput(), invalid_value_message=message,
                         validators=[InputRequired(message), NumberRange(1, MAX_ID, message)])
 
 
 def _hidden_revision(required: bool = True) -> IntegerField:
     """The result revision the player saw: a confirmation of something else is refused."""
-    message = "This form is out of date: reload the page and try again."
-    return IntegerField("Revision", widget=HiddenInput(), invalid_value_message=message,
+    message = OUT_OF_DATE
+    return IntegerField(_l("Revision"), widget=HiddenInput(), invalid_value_message=message,
                         validators=[InputRequired(message) if required else Optional(),
                                     NumberRange(0, MAX_ID, message)])
 
 
 # ----------------------------------------------------------------- organizer
 
-class RoundActionForm(FlaskForm):
+class RoundActionForm(_Form):
     """Pair, publish, start, finish, delete: the button is the input (and the CSRF token)."""
-    override_decks = BooleanField("Seat them anyway (recorded in the event log)")
+    override_decks = BooleanField(_l("Seat them anyway (recorded in the event log)"))
 
 
-class SwapForm(FlaskForm):
-    first = PlayerField("First player", validators=[InputRequired("Choose the first player.")])
-    second = PlayerField("Second player", validators=[InputRequired("Choose the second player.")])
+class SwapForm(_Form):
+    first = PlayerField(_l("First player"), validators=[InputRequired(_l("Choose the first player."))])
+    second = PlayerField(_l("Second player"), validators=[InputRequired(_l("Choose the second player."))])
 
     def validate_first(self, field):
         if field.data is None:
-            raise ValidationError("Choose the first player.")
+            raise ValidationError(_("Choose the first player."))
 
     def validate_second(self, field):
         if field.data is None:
-            raise ValidationError("Choose the second player.")
+            raise ValidationError(_("Choose the second player."))
 
     def fill(self, seated: list[tuple[int, str]]) -> "SwapForm":
-        choices = [("", "Choose a player")] + [(rid, label) for rid, label in seated]
+        choices = [("", _("Choose a player"))] + [(rid, label) for rid, label in seated]
         self.first.choices = choices
         self.second.choices = choices
         return self
@@ -145,11 +163,11 @@ def names_of(table) -> list[tuple[int, str]]:
     return [(s.registration_id, s.registration.name) for s in table.seats]
 
 
-class PodResultForm(FlaskForm):
+class PodResultForm(_Form):
     """Survivors (checkboxes), an optional elimination order per player, votes, prize claims, and why a game
     with nobody or several players left was drawn."""
-    survivors = PlayersField("Survived")
-    draw = SelectField("If drawn", default="", validate_choice=True)
+    survivors = PlayersField(_l("Survived"))
+    draw = SelectField(_l("If drawn"), default="", validate_choice=True)
 
     seat_ids: list[int] = []
     conditions: list[dict] = []
@@ -173,9 +191,9 @@ class PodResultForm(FlaskForm):
         """Players with an elimination number, first out first; the numbers must differ."""
         numbered = [(self.order_field(rid).data, rid) for rid in self.seat_ids
                     if self.order_field(rid).data is not None]
-        numbers = [n for n, _ in numbered]
+        numbers = [n for n, _rid in numbered]
         if len(set(numbers)) != len(numbers):
-            raise Refused("Two players have the same elimination number: number them 1 (first out), 2, 3 …",
+            raise Refused(_("Two players have the same elimination number: number them 1 (first out), 2, 3 …"),
                           field="eliminated")
         return [rid for _n, rid in sorted(numbered)]
 
@@ -191,7 +209,8 @@ class PodResultForm(FlaskForm):
         for condition, holder, value in self.prize_fields():
             if holder.data is None:
                 if value.data is not None:
-                    raise Refused(f"{condition['name']}: choose the player who holds it.", field="prizes")
+                    raise Refused(_("%(prize)s: choose the player who holds it.", prize=condition["name"]),
+                                  field="prizes")
                 out[condition["id"]] = None
                 continue
             claim = {"holder": holder.data}
@@ -230,47 +249,48 @@ def pod_result_form(table, conditions: list[dict], *, with_votes: bool, with_pri
                     **kwargs) -> PodResultForm:
     seated = names_of(table)
     n = len(seated)
-    attrs = {"seat_ids": [rid for rid, _ in seated], "conditions": list(conditions or []),
+    attrs = {"seat_ids": [rid for rid, _name in seated], "conditions": list(conditions or []),
              "with_votes": with_votes, "with_prizes": with_prizes and bool(conditions),
              "with_archenemy": with_archenemy}
     if with_archenemy:
-        attrs["archenemy"] = PlayerField("Archenemy", validators=[Optional()])
+        attrs["archenemy"] = PlayerField(_("Archenemy"), validators=[Optional()])
     for rid, _name in seated:
-        message = f"An elimination number is a whole number from 1 to {n} (1 = first out), or empty."
-        attrs[f"order_{rid}"] = IntegerField("Out", validators=[Optional(), NumberRange(1, n, message)],
+        message = _("An elimination number is a whole number from 1 to %(max)s (1 = first out), or empty.", max=n)
+        attrs[f"order_{rid}"] = IntegerField(_("Out"), validators=[Optional(), NumberRange(1, n, message)],
                                              invalid_value_message=message)
         if with_votes:
-            attrs[f"vote_{rid}"] = PlayerField("Vote", validators=[Optional()])
+            attrs[f"vote_{rid}"] = PlayerField(_("Vote"), validators=[Optional()])
     if attrs["with_prizes"]:
-        value_message = f"A prize value is a number from 0 to {MAX_PRIZE_VALUE:,}."
+        limit = f"{MAX_PRIZE_VALUE:,}"
+        value_message = _("A prize value is a number from 0 to %(max)s.", max=limit)
         for i, _c in enumerate(attrs["conditions"]):
-            attrs[f"prize_{i}_holder"] = PlayerField("Holder", validators=[Optional()])
-            attrs[f"prize_{i}_value"] = FloatField("Value", invalid_value_message=value_message,
+            attrs[f"prize_{i}_holder"] = PlayerField(_("Holder"), validators=[Optional()])
+            attrs[f"prize_{i}_value"] = FloatField(_("Value"), invalid_value_message=value_message,
                                                    validators=[Optional(), NumberRange(0, MAX_PRIZE_VALUE,
                                                                                        value_message)])
     form_class = type("PodResultFormForTable", (base,), attrs)
     form = form_class(prefix=prefix, **kwargs)
-    others = {rid: [(o, name) for o, name in seated if o != rid] for rid, _ in seated}
+    others = {rid: [(o, name) for o, name in seated if o != rid] for rid, _name in seated}
     if with_votes:
         for rid, _name in seated:
-            form.vote_field(rid).choices = [("", "no vote")] + others[rid]
+            form.vote_field(rid).choices = [("", _("no vote"))] + others[rid]
     for _c, holder, _v in form.prize_fields():
-        holder.choices = [("", "nobody")] + seated
+        holder.choices = [("", _("nobody"))] + seated
     form.survivors.choices = seated
     allowed = table.round.event.intentional_draws is not False or table.draw_kind == "intentional"
-    form.draw.choices = [("", "—")] + [(k, v["name"]) for k, v in draw_kinds().items()
+    form.draw.choices = [("", "—")] + [(k, data_text(v["name"])) for k, v in draw_kinds().items()
                                         if k != "intentional" or allowed]
     if with_archenemy:
-        form.archenemy.choices = [("", "nobody (not an Archenemy game)")] + seated
+        form.archenemy.choices = [("", _("nobody (not an Archenemy game)"))] + seated
     if fill:
         form.fill(table)
     return form
 
 
-class DuelResultForm(FlaskForm):
-    game1 = GameField("Game 1")
-    game2 = GameField("Game 2")
-    game3 = GameField("Game 3")
+class DuelResultForm(_Form):
+    game1 = GameField(_l("Game %(number)s", number=1))
+    game2 = GameField(_l("Game %(number)s", number=2))
+    game3 = GameField(_l("Game %(number)s", number=3))
 
     def games(self):
         return [self.game1, self.game2, self.game3]
@@ -281,11 +301,11 @@ class DuelResultForm(FlaskForm):
         while values and values[-1] == NOT_PLAYED:
             values.pop()
         if not values:
-            raise Refused("Enter at least game 1: its winner, or a draw.", field="game1")
+            raise Refused(_("Enter at least game 1: its winner, or a draw."), field="game1")
         for i, v in enumerate(values, 1):
             if v == NOT_PLAYED:
-                raise Refused(f"Game {i} is marked as not played but a later game has a result. "
-                              f"Enter the games in order.", field=f"game{i}")
+                raise Refused(_("Game %(number)s is marked as not played but a later game has a result. "
+                                "Enter the games in order.", number=i), field=f"game{i}")
         return [None if v == DRAW else v for v in values]
 
     def fill(self, table) -> "DuelResultForm":
@@ -297,8 +317,8 @@ class DuelResultForm(FlaskForm):
 def duel_result_form(table, *, prefix: str = "", fill: bool = False, base: type = DuelResultForm,
                      **kwargs) -> DuelResultForm:
     form = base(prefix=prefix, **kwargs)
-    choices = [(NOT_PLAYED, "not played")] + [(rid, f"{name} won") for rid, name in names_of(table)] + \
-              [(DRAW, "draw")]
+    choices = [(NOT_PLAYED, _("not played"))] + \
+              [(rid, _("%(name)s won", name=name)) for rid, name in names_of(table)] + [(DRAW, _("draw"))]
     for field in form.games():
         field.choices = choices
     if fill:
@@ -308,21 +328,21 @@ def duel_result_form(table, *, prefix: str = "", fill: bool = False, base: type 
 
 # ----------------------------------------------------------------- the player's page
 
-class TableRefForm(FlaskForm):
+class TableRefForm(_Form):
     """Which round and table a player's form is about (hidden fields, checked against the seat)."""
-    round = _hidden_number("Round")
-    table = _hidden_number("Table")
+    round = _hidden_number(_l("Round"))
+    table = _hidden_number(_l("Table"))
 
 
 class PlayerPodResultForm(PodResultForm):
-    round = _hidden_number("Round")
-    table = _hidden_number("Table")
+    round = _hidden_number(_l("Round"))
+    table = _hidden_number(_l("Table"))
     revision = _hidden_revision(required=False)
 
 
 class PlayerDuelResultForm(DuelResultForm):
-    round = _hidden_number("Round")
-    table = _hidden_number("Table")
+    round = _hidden_number(_l("Round"))
+    table = _hidden_number(_l("Table"))
     revision = _hidden_revision(required=False)
 
 
@@ -331,9 +351,9 @@ class ConfirmForm(TableRefForm):
 
 
 class VoteForm(TableRefForm):
-    votee = PlayerField("Your vote: the player who made the game most fun",
-                        validators=[InputRequired("Choose the player you vote for.")])
+    votee = PlayerField(_l("Your vote: the player who made the game most fun"),
+                        validators=[InputRequired(_l("Choose the player you vote for."))])
 
     def validate_votee(self, field):
         if field.data is None:
-            raise ValidationError("Choose the player you vote for.")
+            raise ValidationError(_("Choose the player you vote for."))

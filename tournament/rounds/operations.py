@@ -11,6 +11,7 @@ from collections import Counter
 from datetime import timedelta
 
 import sqlalchemy as sa
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from sqlalchemy.orm import selectinload, subqueryload
 
 from ..auth.models import User
@@ -41,7 +42,7 @@ def get_round(event: Event, number) -> Round:
     if valid_id(number):
         rnd = db.session.execute(sa.select(Round).where(Round.event_id == event.id, Round.number == number)).scalar()
     if rnd is None:
-        raise NotFound(f"Round {number} does not exist yet.")
+        raise NotFound(_("Round %(number)s does not exist yet.", number=number))
     return rnd
 
 
@@ -80,7 +81,7 @@ def get_table(rnd: Round, number) -> GameTable:
         table = db.session.execute(sa.select(GameTable).where(GameTable.round_id == rnd.id,
                                                              GameTable.number == number)).scalar()
     if table is None:
-        raise NotFound(f"Round {rnd.number} has no table {number}.")
+        raise NotFound(_("Round %(round)s has no table %(number)s.", round=rnd.number, number=number))
     return table
 
 
@@ -180,13 +181,23 @@ class UnreadyDecks(Refused):
     """Pairing would seat players without a legal deck: the organizer fixes that or pairs anyway."""
 
     def __init__(self, unready: list[tuple[Registration, str]]):
-        shown = ", ".join(f"{r.name} ({'no decklist' if status == 'missing' else 'deck not legal'})"
-                          for r, status in unready[:10])
-        more = f" and {len(unready) - 10} more" if len(unready) > 10 else ""
+        shown = ", ".join(_("%(name)s (no decklist)", name=r.name) if status == "missing" else
+                          _("%(name)s (deck not legal)", name=r.name) for r, status in unready[:10])
         n = len(unready)
-        super().__init__(f"{n} checked-in player{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} no legal deck: "
-                         f"{shown}{more}. Fix the decks (or drop the players) at the desk, or pair anyway: "
-                         f"that is recorded in the event log.", status=409, field="override_decks")
+        if n > 10:
+            message = ngettext("%(num)d checked-in player has no legal deck: %(players)s and %(more)d more. Fix the "
+                               "decks (or drop the players) at the desk, or pair anyway: that is recorded in the "
+                               "event log.",
+                               "%(num)d checked-in players have no legal deck: %(players)s and %(more)d more. Fix "
+                               "the decks (or drop the players) at the desk, or pair anyway: that is recorded in "
+                               "the event log.", n, players=shown, more=n - 10)
+        else:
+            message = ngettext("%(num)d checked-in player has no legal deck: %(players)s. Fix the decks (or drop the "
+                               "players) at the desk, or pair anyway: that is recorded in the event log.",
+                               "%(num)d checked-in players have no legal deck: %(players)s. Fix the decks (or drop "
+                               "the players) at the desk, or pair anyway: that is recorded in the event log.",
+                               n, players=shown)
+        super().__init__(message, status=409, field="override_decks")
 
 
 def player_brackets(players: list[Registration]) -> dict[int, int]:
@@ -204,16 +215,16 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     require_staff(user, event)
     previous = rounds_of(event)
     if previous and previous[-1].status != "finished":
-        raise Refused(f"Round {previous[-1].number} is not finished yet: enter its missing results and finish it "
-                      f"first, or delete its draft.", status=409)
+        raise Refused(_("Round %(number)s is not finished yet: enter its missing results and finish it first, or "
+                        "delete its draft.", number=previous[-1].number), status=409)
     if event.status == "finished":
-        raise Refused("The event has finished.", status=409)
+        raise Refused(_("The event has finished."), status=409)
     if previous and previous[-1].stage.startswith("top"):
-        raise Refused("The top cut has begun: pair its next round with \"Pair the top cut\", or finish the event.",
+        raise Refused(_("The top cut has begun: pair its next round with \"Pair the top cut\", or finish the event."),
                       status=409)
     players = players_to_seat(event)
     if len(players) < 2:
-        raise Refused("At least two checked-in players are needed to pair a round. Check players in at the desk.",
+        raise Refused(_("At least two checked-in players are needed to pair a round. Check players in at the desk."),
                       status=409)
     unready = unready_decks(event)
     if unready and not override_decks:
@@ -264,9 +275,9 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     require_staff(user, event)
     previous = rounds_of(event)
     if not previous or previous[-1].status != "finished":
-        raise Refused("Finish the current round before pairing the top cut.", status=409)
+        raise Refused(_("Finish the current round before pairing the top cut."), status=409)
     if event.status == "finished":
-        raise Refused("The event has finished.", status=409)
+        raise Refused(_("The event has finished."), status=409)
     if event.mode == "pods":
         return _pair_pod_cut(event, user, previous, size)
     last = previous[-1]
@@ -274,18 +285,19 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     if last.stage.startswith("top"):
         winners = [_match_winner(t) for t in last.tables if t.kind == "match"]
         if len(winners) < 2:
-            raise Refused("The top cut is over: the event has its winner.", status=409)
+            raise Refused(_("The top cut is over: the event has its winner."), status=409)
         from .pairing import next_elimination_round
         matches = next_elimination_round(winners)
         stage = f"top{len(winners)}"
     else:
         size = size or event.top_cut
         if size not in (4, 8):
-            raise Refused("Choose a top cut of 4 or 8 in the event settings.", field="top_cut")
+            raise Refused(_("Choose a top cut of 4 or 8 in the event settings."), field="top_cut")
         seeds = [row.player for row in standings(event)
                  if db.session.get(Registration, row.player).dropped_at is None][:size]
         if len(seeds) < size:
-            raise Refused(f"Only {len(seeds)} players remain; a top {size} needs {size}.", status=409)
+            raise Refused(_("Only %(count)s players remain; a top %(size)s needs %(size)s.", count=len(seeds),
+                            size=size), status=409)
         matches = pair_top_cut(seeds, size)
         stage = f"top{size}"
     rnd = Round(event_id=event.id, number=number, seed=0, status="draft", stage=stage,
@@ -320,13 +332,13 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
         pods = [t for t in last.tables if t.kind == "pod"]
         waiting = [t.seats[0].registration_id for t in last.tables if t.kind == "bye"]
         if len(pods) == 1 and not waiting:
-            raise Refused("The top cut is over: its final has been played.", status=409)
+            raise Refused(_("The top cut is over: its final has been played."), status=409)
         winners = []
         for table in pods:
             left = [s.registration_id for s in table.seats if s.survived]
             if table.result_state != "confirmed" or not left:
-                raise Refused(f"Table {table.number} has no confirmed result with the player who goes on. Enter or "
-                              "confirm it first.", status=409)
+                raise Refused(_("Table %(number)s has no confirmed result with the player who goes on. Enter or "
+                                "confirm it first.", number=table.number), status=409)
             winner, by_seed = pod_winner(left, seed_of)
             winners.append(winner)
             if by_seed:
@@ -335,16 +347,17 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
         players = advancing(winners, waiting, seed_of)
         gone = [p for p in players if db.session.get(Registration, p).dropped_at is not None]
         if gone:
-            raise Refused(f"{', '.join(_name(event, p) for p in gone)} dropped, but the next stage of the top cut "
-                          f"needs all {len(players)} who go on. Undo the drop at the desk, or finish the event.",
-                          status=409)
+            raise Refused(_("%(players)s dropped, but the next stage of the top cut needs all %(count)s who go on. "
+                            "Undo the drop at the desk, or finish the event.",
+                            players=", ".join(_name(event, p) for p in gone), count=len(players)), status=409)
     else:
         size = size or event.top_cut
         if not valid_cut(size or 0) or size not in POD_CUTS:
-            raise Refused("Choose a pod top cut (4, 7, 10, 13, 16 or 40) in the event settings.", field="top_cut")
-        players = [p for p, _ in sorted(seed_of.items(), key=lambda kv: kv[1])][:size]
+            raise Refused(_("Choose a pod top cut (4, 7, 10, 13, 16 or 40) in the event settings."), field="top_cut")
+        players = [p for p, _seed in sorted(seed_of.items(), key=lambda kv: kv[1])][:size]
         if len(players) < size:
-            raise Refused(f"Only {len(players)} players remain; a top {size} needs {size}.", status=409)
+            raise Refused(_("Only %(count)s players remain; a top %(size)s needs %(size)s.", count=len(players),
+                            size=size), status=409)
     stage = cut_stage(players, event.cut_seating or "seed")
     rnd = Round(event_id=event.id, number=len(previous) + 1, seed=0, status="draft", stage=f"top{len(players)}",
                 why=[*stage.why, *notes, "Seeds are the standings at the cut: " + ", ".join(
@@ -433,8 +446,8 @@ def _match_winner(table: GameTable) -> int:
     ids = [s.registration_id for s in table.seats]
     wins = Counter(g.winner_id for g in table.games if g.winner_id is not None)
     if wins[ids[0]] == wins[ids[1]]:
-        raise Refused(f"Table {table.number} is drawn; a single-elimination match needs a winner. "
-                      f"Enter the deciding game.", status=409)
+        raise Refused(_("Table %(number)s is drawn; a single-elimination match needs a winner. "
+                        "Enter the deciding game.", number=table.number), status=409)
     return ids[0] if wins[ids[0]] > wins[ids[1]] else ids[1]
 
 
@@ -449,7 +462,7 @@ def _add_table(rnd: Round, number: int, kind: str, reg_ids) -> GameTable:
 def delete_draft(rnd: Round, user: User) -> None:
     require_staff(user, rnd.event)
     if rnd.status != "draft":
-        raise Refused("Only a draft can be deleted; this round is published.", status=409)
+        raise Refused(_("Only a draft can be deleted; this round is published."), status=409)
     log(rnd.event, actor_name(user), "round.delete_draft", round=rnd.number, seed=rnd.seed)
     db.session.delete(rnd)
     db.session.flush()
@@ -459,11 +472,11 @@ def swap_seats(rnd: Round, user: User, first_id: int, second_id: int) -> None:
     """A judge swaps two players' places (table and seat) before the pairing is published."""
     require_staff(user, rnd.event)
     if rnd.status != "draft":
-        raise Refused("Seats can only be swapped before the round is published.", status=409)
+        raise Refused(_("Seats can only be swapped before the round is published."), status=409)
     a = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == first_id)).scalar()
     b = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == second_id)).scalar()
     if a is None or b is None or a.id == b.id:
-        raise Refused("Choose two different players who are seated in this round.")
+        raise Refused(_("Choose two different players who are seated in this round."))
     before = {"a": (a.table.number, a.seat), "b": (b.table.number, b.seat)}
     a_place, b_place = (a.table_id, a.seat), (b.table_id, b.seat)
     a.seat = -a.seat
@@ -483,7 +496,7 @@ def swap_seats(rnd: Round, user: User, first_id: int, second_id: int) -> None:
 def publish_round(rnd: Round, user: User) -> Round:
     require_staff(user, rnd.event)
     if rnd.status != "draft":
-        raise Refused("This round is already published.", status=409)
+        raise Refused(_("This round is already published."), status=409)
     rnd.status = "published"
     rnd.published_at = utcnow()
     log(rnd.event, actor_name(user), "round.publish", round=rnd.number)
@@ -495,9 +508,9 @@ def start_round(rnd: Round, user: User) -> Round:
     """Start the round timer (a stored deadline) and every table's game."""
     require_staff(user, rnd.event)
     if rnd.status != "published":
-        raise Refused("Publish the pairings before starting the round.", status=409)
+        raise Refused(_("Publish the pairings before starting the round."), status=409)
     if rnd.started_at is not None:
-        raise Refused("The round has already started.", status=409)
+        raise Refused(_("The round has already started."), status=409)
     now = utcnow()
     rnd.started_at = now
     rnd.ends_at = now + timedelta(minutes=rnd.event.round_minutes)
@@ -514,13 +527,13 @@ MAX_EXTENSION_MINUTES = 120
 def _running_clock(rnd: Round, user: User) -> None:
     require_staff(user, rnd.event)
     if rnd.status != "published" or rnd.started_at is None or rnd.ends_at is None:
-        raise Refused("The round clock is not running: start the round first.", status=409)
+        raise Refused(_("The round clock is not running: start the round first."), status=409)
 
 
 def _minutes(value, what: str, lo: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= MAX_EXTENSION_MINUTES:
-        raise Refused(f"{what} must be a whole number of minutes from {lo} to {MAX_EXTENSION_MINUTES}.",
-                      field="minutes")
+        raise Refused(_("%(what)s must be a whole number of minutes from %(lo)s to %(hi)s.", what=what, lo=lo,
+                        hi=MAX_EXTENSION_MINUTES), field="minutes")
     return value
 
 
@@ -528,7 +541,7 @@ def pause_round(rnd: Round, user: User) -> Round:
     """Stop the clock (a fire alarm, a venue problem): the time left is kept until it is resumed."""
     _running_clock(rnd, user)
     if rnd.paused_at is not None:
-        raise Refused("The round clock is already paused.", status=409)
+        raise Refused(_("The round clock is already paused."), status=409)
     rnd.paused_at = utcnow()
     log(rnd.event, actor_name(user), "round.pause", round=rnd.number)
     return rnd
@@ -538,7 +551,7 @@ def resume_round(rnd: Round, user: User) -> Round:
     """Start the clock again: the deadline moves on by the time it stood still."""
     _running_clock(rnd, user)
     if rnd.paused_at is None:
-        raise Refused("The round clock is not paused.", status=409)
+        raise Refused(_("The round clock is not paused."), status=409)
     stood = utcnow() - as_utc(rnd.paused_at)
     rnd.ends_at = as_utc(rnd.ends_at) + stood
     rnd.paused_at = None
@@ -550,7 +563,7 @@ def resume_round(rnd: Round, user: User) -> Round:
 def extend_round(rnd: Round, user: User, minutes) -> Round:
     """More time for every table (the round started late, a long announcement)."""
     _running_clock(rnd, user)
-    minutes = _minutes(minutes, "The time added", 1)
+    minutes = _minutes(minutes, _("The time added"), 1)
     rnd.ends_at = as_utc(rnd.ends_at) + timedelta(minutes=minutes)
     log(rnd.event, actor_name(user), "round.extend", round=rnd.number, minutes=minutes,
         ends_at=rnd.ends_at.isoformat())
@@ -561,8 +574,8 @@ def extend_table(table: GameTable, user: User, minutes) -> GameTable:
     """A table's own time extension (a judge call, a deck check): its clock ends that much later."""
     _running_clock(table.round, user)
     if table.kind == "bye":
-        raise Refused("A bye has no clock.", status=409)
-    minutes = _minutes(minutes, "A table's extension", 0)
+        raise Refused(_("A bye has no clock."), status=409)
+    minutes = _minutes(minutes, _("A table's extension"), 0)
     before = table.extra_minutes or 0
     table.extra_minutes = minutes
     log(table.round.event, actor_name(user), "table.extend", round=table.round.number, table=table.number,
@@ -575,13 +588,13 @@ def finish_event(event: Event, user: User) -> Event:
     ones, and the decklists become public when the event says so."""
     require_staff(user, event, organizer_only=True)
     if event.status == "finished":
-        raise Refused("The event has already finished.", status=409)
+        raise Refused(_("The event has already finished."), status=409)
     rounds = rounds_of(event)
     if not rounds:
-        raise Refused("No round has been played yet: there is nothing to finish.", status=409)
+        raise Refused(_("No round has been played yet: there is nothing to finish."), status=409)
     if rounds[-1].status != "finished":
-        raise Refused(f"Round {rounds[-1].number} is not finished yet: finish it (or delete its draft) first.",
-                      status=409)
+        raise Refused(_("Round %(number)s is not finished yet: finish it (or delete its draft) first.",
+                        number=rounds[-1].number), status=409)
     event.status = "finished"
     log(event, actor_name(user), "event.finish", rounds=len(rounds), decklists_public=bool(event.publish_decklists))
     from ..series.operations import event_status_changed      # series builds on rounds
@@ -603,19 +616,27 @@ def finish_round(rnd: Round, user: User, accept_unconfirmed: bool = False) -> Ro
     """Close the round. Unconfirmed or disputed tables need staff to accept them as they stand (logged)."""
     require_staff(user, rnd.event)
     if rnd.status != "published":
-        raise Refused("Only a published round can be finished.", status=409)
+        raise Refused(_("Only a published round can be finished."), status=409)
     missing = missing_results(rnd)
     if missing:
-        raise Refused("Results are missing for table " + ", ".join(str(t.number) for t in missing) + ".",
-                      status=409)
+        raise Refused(_("Results are missing for table %(tables)s.",
+                        tables=", ".join(str(t.number) for t in missing)), status=409)
     pending = unconfirmed_results(rnd)
     if pending and not accept_unconfirmed:
         disputed = [t for t in pending if t.result_state == "disputed"]
-        raise Refused(f"{len(pending)} table{'s are' if len(pending) != 1 else ' is'} not confirmed yet (table "
-                      + ", ".join(str(t.number) for t in pending) + ")"
-                      + (f", {len(disputed)} of them disputed" if disputed else "")
-                      + ". Settle or confirm them, or finish anyway to accept the results as they stand.",
-                      status=409)
+        tables = ", ".join(str(t.number) for t in pending)
+        if disputed:
+            message = ngettext("%(num)d table is not confirmed yet (table %(tables)s), %(disputed)d of them disputed. "
+                               "Settle or confirm them, or finish anyway to accept the results as they stand.",
+                               "%(num)d tables are not confirmed yet (table %(tables)s), %(disputed)d of them "
+                               "disputed. Settle or confirm them, or finish anyway to accept the results as they "
+                               "stand.", len(pending), tables=tables, disputed=len(disputed))
+        else:
+            message = ngettext("%(num)d table is not confirmed yet (table %(tables)s). Settle or confirm them, or "
+                               "finish anyway to accept the results as they stand.",
+                               "%(num)d tables are not confirmed yet (table %(tables)s). Settle or confirm them, or "
+                               "finish anyway to accept the results as they stand.", len(pending), tables=tables)
+        raise Refused(message, status=409)
     if pending:
         log(rnd.event, actor_name(user), "round.finish_override", round=rnd.number,
             tables=[{"table": t.number, "state": t.result_state, "revision": t.result_revision} for t in pending])
@@ -647,7 +668,7 @@ def round_visible(rnd: Round, user: User | None) -> bool:
 
 def require_visible(rnd: Round, user: User | None) -> Round:
     if not round_visible(rnd, user):
-        raise NotFound(f"Round {rnd.number} does not exist yet.")
+        raise NotFound(_("Round %(number)s does not exist yet.", number=rnd.number))
     return rnd
 
 
@@ -668,18 +689,38 @@ def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
     return rnd, seat
 
 
+_NOT_AT_TABLE = {
+    "report its result": _l("Only the players at this table or staff can report its result."),
+    "confirm its result": _l("Only the players at this table or staff can confirm its result."),
+    "vote": _l("Only the players at this table or staff can vote."),
+    "use its tracker": _l("Only the players at this table or staff can use its tracker."),
+}
+_DROPPED = {
+    "report its result": _l("You have dropped from the event, so you cannot report its result. Ask a judge if this "
+                            "is wrong."),
+    "confirm its result": _l("You have dropped from the event, so you cannot confirm its result. Ask a judge if this "
+                             "is wrong."),
+    "vote": _l("You have dropped from the event, so you cannot vote. Ask a judge if this is wrong."),
+    "use its tracker": _l("You have dropped from the event, so you cannot use its tracker. Ask a judge if this is "
+                          "wrong."),
+}
+
+
 def table_actor(table: GameTable, reg: Registration | None, user: User | None,
                 doing: str = "report its result") -> tuple[str, bool]:
-    """Who is acting at a table (its players or the event's staff), and whether they are staff."""
+    """Who is acting at a table (its players or the event's staff), and whether they are staff.
+    `doing`: one of the actions of _NOT_AT_TABLE (what the refusals name)."""
     event = table.round.event
     if table.round.status == "draft":
-        raise Refused("Publish the round first: its pairings are still a draft.", status=409)
+        raise Refused(_("Publish the round first: its pairings are still a draft."), status=409)
     if staff_for(user, event) is not None:
         return actor_name(user), True
     if reg is None or reg.event_id != event.id or not any(s.registration_id == reg.id for s in table.seats):
-        raise Refused(f"Only the players at this table or staff can {doing}.", status=403)
+        raise Refused(_NOT_AT_TABLE.get(doing) or f"Only the players at this table or staff can {doing}.",
+                      status=403)
     if reg.dropped_at is not None:
-        raise Refused(f"You have dropped from the event, so you cannot {doing}. Ask a judge if this is wrong.",
+        raise Refused(_DROPPED.get(doing) or
+                      f"You have dropped from the event, so you cannot {doing}. Ask a judge if this is wrong.",
                       status=403)
     return f"player:{reg.id}", False
 
@@ -697,41 +738,41 @@ def needed_confirmers(table: GameTable) -> set[int]:
 def why_not_report(table: GameTable, staff: bool) -> str | None:
     """None when a result may be reported now; else what to do instead."""
     if table.kind == "bye":
-        return "A bye has no result to report."
+        return _("A bye has no result to report.")
     if table.round.event.status == "finished":
-        return "The event has finished: its results are final."
+        return _("The event has finished: its results are final.")
     if staff:
         return None
     if table.round.status == "finished":
-        return "This round is finished; ask a judge to correct it."
+        return _("This round is finished; ask a judge to correct it.")
     if table.result_state == "confirmed":
-        return "This result is confirmed; ask a judge to correct it."
+        return _("This result is confirmed; ask a judge to correct it.")
     if table.result_state == "disputed":
-        return "The players at this table reported different results: a judge will settle it."
+        return _("The players at this table reported different results: a judge will settle it.")
     return None
 
 
 def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision: int | None = None) -> str | None:
     if table.kind == "bye" or table.result_state is None:
-        return "There is no result to confirm yet."
+        return _("There is no result to confirm yet.")
     if table.round.event.status == "finished":
-        return "The event has finished: its results are final."
+        return _("The event has finished: its results are final.")
     if table.round.status == "finished" and not staff:
-        return "This round is finished; its results are final."
+        return _("This round is finished; its results are final.")
     if table.result_state == "disputed" and not staff:
-        return "The players at this table reported different results: a judge will settle it."
+        return _("The players at this table reported different results: a judge will settle it.")
     if revision is not None and revision != table.result_revision:
-        return "The result changed since you opened the page: look at it again before you confirm."
+        return _("The result changed since you opened the page: look at it again before you confirm.")
     return None
 
 
 def why_not_vote(table: GameTable, staff: bool) -> str | None:
     if table.kind != "pod" or not event_uses_votes(table.round.event):
-        return "Votes are for pod games of events that score them."
+        return _("Votes are for pod games of events that score them.")
     if table.round.event.status == "finished":
-        return "The event has finished: its results are final."
+        return _("The event has finished: its results are final.")
     if table.round.status == "finished" and not staff:
-        return "This round is finished; votes are closed."
+        return _("This round is finished; votes are closed.")
     return None
 
 
@@ -744,18 +785,19 @@ def _seated_ids(table: GameTable) -> list[int]:
     return [s.registration_id for s in table.seats]
 
 
-def _clean_ids(values, table: GameTable, label: str) -> list[int]:
+def _clean_ids(values, table: GameTable, field: str, label: str) -> list[int]:
     if values is None:
         return []
     if not isinstance(values, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                        for v in values):
-        raise Refused(f"{label} must be a list of player ids.", field=label.lower())
+        raise Refused(_("%(label)s must be a list of player ids.", label=label), field=field)
     seated = set(_seated_ids(table))
     stray = [v for v in values if v not in seated]
     if stray:
-        raise Refused(f"{label}: player {stray[0]} is not at table {table.number}.", field=label.lower())
+        raise Refused(_("%(label)s: player %(player)s is not at table %(table)s.", label=label, player=stray[0],
+                        table=table.number), field=field)
     if len(set(values)) != len(values):
-        raise Refused(f"{label} lists a player twice.", field=label.lower())
+        raise Refused(_("%(label)s lists a player twice.", label=label), field=field)
     return list(values)
 
 
@@ -863,29 +905,30 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
     """
     actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
-        raise Refused("This table is a 1v1 match: report its games.", status=409)
+        raise Refused(_("This table is a 1v1 match: report its games."), status=409)
     lock_table(table)
     before = _check_changeable(table, staff)
     if archenemy is not KEEP:
         if not staff:
-            raise Refused("Only a judge or the organizer may set the archenemy.", field="archenemy", status=403)
+            raise Refused(_("Only a judge or the organizer may set the archenemy."), field="archenemy", status=403)
         if archenemy is not None and (isinstance(archenemy, bool) or archenemy not in _seated_ids(table)):
-            raise Refused(f"The archenemy must be a player at table {table.number}.", field="archenemy")
+            raise Refused(_("The archenemy must be a player at table %(number)s.", number=table.number),
+                          field="archenemy")
         table.archenemy_id = archenemy
-    survivors = _clean_ids(survivors, table, "Survivors")
-    eliminated = _clean_ids(eliminated, table, "Eliminated")
+    survivors = _clean_ids(survivors, table, "survivors", _("Survivors"))
+    eliminated = _clean_ids(eliminated, table, "eliminated", _("Eliminated"))
     if set(survivors) & set(eliminated):
-        raise Refused("A player cannot both survive and be eliminated.", field="eliminated")
+        raise Refused(_("A player cannot both survive and be eliminated."), field="eliminated")
     for s in table.seats:
         s.survived = s.registration_id in survivors
         s.eliminated_order = eliminated.index(s.registration_id) + 1 if s.registration_id in eliminated else None
     _set_prizes(table, prizes)
     if not survivors and not staff:
-        raise Refused("Tick the players still alive at the end (or when time was called): at least one. "
-                      "If everyone lost at once, ask a judge to enter the result.", field="survivors")
+        raise Refused(_("Tick the players still alive at the end (or when time was called): at least one. "
+                        "If everyone lost at once, ask a judge to enter the result."), field="survivors")
     if not survivors and table.round.stage.startswith("top"):
-        raise Refused("A top-cut pod needs the player who goes on: enter its winner (or the players left when time "
-                      "was called; the best seed of them goes on).", field="survivors")
+        raise Refused(_("A top-cut pod needs the player who goes on: enter its winner (or the players left when time "
+                        "was called; the best seed of them goes on)."), field="survivors")
     table.draw_kind = _draw_kind(table, draw, survivors, staff)
     db.session.flush()
     _record(table, actor, staff, reg, before, revision)
@@ -903,10 +946,10 @@ def _draw_kind(table: GameTable, draw, survivors: list[int], staff: bool) -> str
     if draw in (None, ""):
         return default_draw(len(survivors))
     if not isinstance(draw, str) or draw not in DRAW_KINDS:
-        raise Refused(f"A draw is one of: {', '.join(allowed)}.", field="draw")
+        raise Refused(_("A draw is one of: %(kinds)s.", kinds=", ".join(allowed)), field="draw")
     if draw not in allowed:
-        raise Refused("This event does not allow intentional draws (its rules): play the game out, or ask a judge.",
-                      field="draw", status=409)
+        raise Refused(_("This event does not allow intentional draws (its rules): play the game out, or ask a "
+                        "judge."), field="draw", status=409)
     return draw
 
 
@@ -914,7 +957,7 @@ def _set_prizes(table: GameTable, prizes) -> None:
     if prizes is None:
         return
     if not isinstance(prizes, dict):
-        raise Refused("Prize claims must map a condition to its holder and value.", field="prizes")
+        raise Refused(_("Prize claims must map a condition to its holder and value."), field="prizes")
     known = {c["id"]: c for c in table.round.event.prize_conditions or []}
     seated = set(_seated_ids(table))
     for claim in list(table.prize_claims):
@@ -922,19 +965,20 @@ def _set_prizes(table: GameTable, prizes) -> None:
     db.session.flush()
     for cid, claim in prizes.items():
         if cid not in known:
-            raise Refused(f"Unknown prize condition {str(cid)[:60]!r}.", field="prizes")
+            raise Refused(_("Unknown prize condition %(id)s.", id=repr(str(cid)[:60])), field="prizes")
         if claim in (None, "", {}):
             continue
         if not isinstance(claim, dict) or not isinstance(claim.get("holder"), int) or claim["holder"] not in seated:
-            raise Refused(f"{known[cid]['name']}: choose a player at this table.", field="prizes")
+            raise Refused(_("%(prize)s: choose a player at this table.", prize=known[cid]["name"]), field="prizes")
         value = claim.get("value")
         if value is not None:
             try:
                 value = float(value)
             except (TypeError, ValueError):
-                raise Refused(f"{known[cid]['name']}: the value must be a number.", field="prizes") from None
+                raise Refused(_("%(prize)s: the value must be a number.", prize=known[cid]["name"]),
+                              field="prizes") from None
             if not (0 <= value < 1e9):
-                raise Refused(f"{known[cid]['name']}: the value must be between 0 and 1,000,000,000.",
+                raise Refused(_("%(prize)s: the value must be between 0 and 1,000,000,000.", prize=known[cid]["name"]),
                               field="prizes")
         table.prize_claims.append(PrizeClaim(condition=cid, holder_id=claim["holder"], value=value))
 
@@ -944,19 +988,20 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
     """Game by game: each entry is the winner's player id, or None for a drawn game."""
     actor, staff = table_actor(table, reg, user)
     if table.kind != "match":
-        raise Refused("This table is a pod: report survivors and votes.", status=409)
+        raise Refused(_("This table is a pod: report survivors and votes."), status=409)
     lock_table(table)
     before = _check_changeable(table, staff)
     if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= 3:
-        raise Refused("Report one to three games.", field="games")
+        raise Refused(_("Report one to three games."), field="games")
     seated = _seated_ids(table)
     tally = Counter()
     for i, w in enumerate(winners, 1):
         if w is not None and (not isinstance(w, int) or isinstance(w, bool) or w not in seated):
-            raise Refused(f"Game {i}: the winner must be one of the two players, or a draw.", field="games")
+            raise Refused(_("Game %(number)s: the winner must be one of the two players, or a draw.", number=i),
+                          field="games")
         if max(tally.values(), default=0) >= 2:
-            raise Refused(f"Game {i} cannot be played: the match was already won "
-                          f"2–{sum(tally.values()) - 2}.", field="games")
+            raise Refused(_("Game %(number)s cannot be played: the match was already won 2–%(lost)s.", number=i,
+                            lost=sum(tally.values()) - 2), field="games")
         if w is not None:
             tally[w] += 1
     for g in list(table.games):
@@ -992,7 +1037,8 @@ def settle_dispute(table: GameTable, revision: int, user: User) -> GameTable:
     require_staff(user, table.round.event)
     chosen = next((r for r in table.reports if r.revision == revision), None)
     if chosen is None or not chosen.result:
-        raise Refused(f"Table {table.number} has no version {revision} to accept.", status=404)
+        raise Refused(_("Table %(number)s has no version %(revision)s to accept.", number=table.number,
+                        revision=revision), status=404)
     data = chosen.result
     if table.kind == "match":
         return report_duel_games(table, data.get("games") or [], user=user)
@@ -1006,17 +1052,17 @@ def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registrati
     """One vote per voter per game, for another player at the table; changeable until the round ends."""
     actor, staff = table_actor(table, reg, user, doing="vote")
     if table.kind != "pod":
-        raise Refused("Votes are for pod games.", status=409)
+        raise Refused(_("Votes are for pod games."), status=409)
     if not staff and (reg is None or voter_id != reg.id):
-        raise Refused("You can only cast your own vote.", status=403)
+        raise Refused(_("You can only cast your own vote."), status=403)
     _refuse_if(why_not_vote(table, staff))
     lock_table(table)
     seated = _seated_ids(table)
     for v in (voter_id, votee_id):
         if not isinstance(v, int) or isinstance(v, bool) or v not in seated:
-            raise Refused("Both the voter and the player voted for must be at this table.", field="vote")
+            raise Refused(_("Both the voter and the player voted for must be at this table."), field="vote")
     if voter_id == votee_id:
-        raise Refused("Vote for one of the other players at your table, not yourself.", field="vote")
+        raise Refused(_("Vote for one of the other players at your table, not yourself."), field="vote")
     vote = db.session.execute(sa.select(Vote).where(Vote.table_id == table.id, Vote.voter_id == voter_id)).scalar()
     before = vote.votee_id if vote else None
     if vote is not None and vote.votee_id == votee_id:

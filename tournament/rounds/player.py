@@ -6,6 +6,7 @@ policy functions the operations enforce (tournament.rounds.operations).
 from __future__ import annotations
 
 from flask import g
+from flask_babel import gettext as _
 
 from ..events import operations as event_ops
 from . import operations as ops
@@ -64,7 +65,7 @@ def _forms(rnd, table, event, opponents, mine: int | None) -> dict:
     vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
     if mine is not None and vote_form.votee.data is None:
         vote_form.votee.data = mine
-    vote_form.votee.choices = [("", "Choose a player")] + [(s["id"], s["name"]) for s in opponents]
+    vote_form.votee.choices = [("", _("Choose a player"))] + [(s["id"], s["name"]) for s in opponents]
     return {"result_form": result_form, "confirm_form": ConfirmForm(formdata=None, data=ref), "vote_form": vote_form}
 
 
@@ -79,7 +80,7 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
         "can_confirm": (open_round and not dropped and table.result_state == "reported" and reg.id not in confirmed
                         and ops.why_not_confirm(table, reg.id, staff) is None),
         "confirmed_by": [names.get(i, "?") for i in sorted(confirmed, key=lambda i: name_key(names.get(i, "")))],
-        "reporter": actor_text(table.result_by, names, staff_as="a judge"),
+        "reporter": actor_text(table.result_by, names, staff_as=_("a judge")),
         "can_vote": votes and open_round and not dropped and ops.why_not_vote(table, staff) is None,
         "voted": len({v.voter_id for v in table.votes}), "seated": len(table.seats),
         "votes_visible": votes and ops.votes_visible(table),
@@ -99,5 +100,5 @@ def _match_score(reg, table) -> str | None:
     theirs = len(table.games) - mine - draws
     score = f"{mine}–{theirs}" + (f"–{draws}" if draws else "")
     if mine == theirs:
-        return f"A draw, {score}"
-    return f"You {'won' if mine > theirs else 'lost'} {score}"
+        return _("A draw, %(score)s", score=score)
+    return _("You won %(score)s", score=score) if mine > theirs else _("You lost %(score)s", score=score)

@@ -2,15 +2,50 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from ..scoring.draws import draw_name, end_of_round_text as procedure_text
+from flask_babel import gettext as _, ngettext
+
+from ..scoring.draws import DEFAULT_TURNS, draw_name, end_of_round_procedures
 from ..scoring import UnknownScoringProfile, get_profile
 from ..timezones import as_utc
 from . import operations as ops
+
+
+def N_(message: str) -> str:
+    """Marks a text of the data files (tournament/data/) for the catalogs; it is translated where it is shown."""
+    return message
+
+
+# The data files' texts as the catalogs know them (the data stays the English source; `{turns}` is `%(turns)s`).
+DATA_TEXTS = (
+    # draws.json: what the players do when time is called
+    N_("Time! Finish the current turn, then stop: everyone still alive survives, and the game is a draw. "
+       "Report the result now."),
+    N_("Time! The active player finishes the turn, then %(turns)s more turns are played in turn order; a game "
+       "still going after them is a draw. Report the result then."),
+    N_("A game still going at the end of turn %(turns)s (counted from the first player's first turn) is a draw; "
+       "at time, finish the current turn. Report the result then."),
+    N_("Time! The game stops at once: everyone still alive survives, and the game is a draw. Report the result "
+       "now."),
+    # scoring/*.json: `time_called`
+    N_("Time! Finish the current turn, then stop: everyone still alive survives. Report the result now."),
+    N_("Time! The active player finishes this turn, then five more turns are played (Magic Tournament Rules 2.5). "
+       "A game still going after them is a draw. Report the games."),
+    # standings/tiebreakers.json
+    N_("Opponents' points: the average points of the players you met, one count per meeting."),
+    N_("Votes: how many times players at your tables voted for you."),
+    N_("Opponents' match-win percentage: the average match-win rate of your opponents, each at least 33 %."),
+    N_("Game-win percentage: the share of your games you won (a draw is a third), at least 33 %."),
+    N_("Opponents' game-win percentage: the average game-win rate of your opponents, each at least 33 %."),
+)
+
+# How a reported version names its kind of draw (draws.json's names, lower case).
+DRAWN_WORDS = {"time": N_("time called"), "intentional": N_("intentional draw"), "board": N_("draw by board state")}
 
 
 def name_key(name: str) -> str:
@@ -18,6 +53,56 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKD", name or "").casefold()
 
 
+def stage_text(stage: str | None) -> str:
+    """A round's stage in words: "pods", "swiss", "top8" (the stored value is English already)."""
+    stage = stage or ""
+    if stage == "pods":
+        return _("pods")
+    if stage == "swiss":
+        return _("swiss")
+    if stage.startswith("top") and stage[3:].isdigit():
+        return _("top%(size)s", size=int(stage[3:]))
+    return stage
+
+
+def round_title(rnd, event=None) -> str:
+    """"Round 3", "Round 3 of 5", "Round 6 (top4)": a round's heading, its stage named past the Swiss rounds."""
+    event = event if event is not None else rnd.event
+    planned = event.planned_rounds if event is not None else None
+    if rnd.stage not in ("pods", "swiss"):
+        if planned:
+            return _("Round %(number)s of %(planned)s (%(stage)s)", number=rnd.number, planned=planned,
+                     stage=stage_text(rnd.stage))
+        return _("Round %(number)s (%(stage)s)", number=rnd.number, stage=stage_text(rnd.stage))
+    if planned:
+        return _("Round %(number)s of %(planned)s", number=rnd.number, planned=planned)
+    return _("Round %(number)s", number=rnd.number)
+
+
+_RECORD = re.compile(r"(?:survived (\d+) of (\d+)|(\d+-\d+-\d+)(?: \((\d+) intentional\))?)(?:, (\d+) byes?)?")
+
+
+def record_text(record: str) -> str:
+    """A standings row's record ("survived 3 of 4", "3-1-0 (1 intentional), 1 bye": scoring writes it in
+    English) in the reader's language; a record of another shape is shown as it is."""
+    found = _RECORD.fullmatch(record or "")
+    if found is None:
+        return record
+    survived, played, games, intentional, byes = found.groups()
+    byes_text = ngettext("%(num)d bye", "%(num)d byes", int(byes)) if byes else None
+    if survived is not None:
+        if byes_text:
+            return _("survived %(survived)s of %(played)s, %(byes)s", survived=survived, played=played,
+                     byes=byes_text)
+        return _("survived %(survived)s of %(played)s", survived=survived, played=played)
+    if intentional is not None:
+        agreed = ngettext("%(num)d intentional", "%(num)d intentional", int(intentional))
+        if byes_text:
+            return _("%(record)s (%(intentional)s), %(byes)s", record=games, intentional=agreed, byes=byes_text)
+        return _("%(record)s (%(intentional)s)", record=games, intentional=agreed)
+    if byes_text:
+        return _("%(record)s, %(byes)s", record=games, byes=byes_text)
+    return games
 
 
 def iso_utc(value: datetime | None) -> str:
@@ -44,15 +129,26 @@ def timer_info(rnd, table=None) -> dict:
                                                                                       if rnd else 0))}
 
 
+def data_text(text: str, **values) -> str:
+    """A text of the data files in the reader's language (DATA_TEXTS), its `{name}` values filled in."""
+    message = text.replace("%", "%%") if values else text
+    for name in values:
+        message = message.replace("{" + name + "}", f"%({name})s")
+    return _(message, **values)
+
+
 def end_of_round_text(event) -> str:
     """What the players do when time is called: for pods the event's end-of-round procedure
     (tournament/data/draws.json), for 1v1 the scoring profile's `time_called` (the MTR)."""
     if event.mode == "pods":
-        return procedure_text(event.end_of_round, event.end_of_round_turns)
+        procedures = end_of_round_procedures()
+        entry = procedures.get(event.end_of_round or "finish_turn") or procedures["finish_turn"]
+        return data_text(entry["text"], turns=event.end_of_round_turns or DEFAULT_TURNS)
     try:
-        return str(get_profile(event.scoring_profile).raw.get("time_called") or "Time!")
+        text = get_profile(event.scoring_profile).raw.get("time_called")
     except UnknownScoringProfile:
-        return "Time!"
+        text = None
+    return data_text(str(text)) if text else _("Time!")
 
 
 def clock_text(seconds: int) -> str:
@@ -95,9 +191,9 @@ def actor_text(actor: str | None, names: dict[int, str], staff_as: str | None = 
     """Who an audit actor ("player:12", "judge:Jan Judge") is, in words. `staff_as`: what players are shown
     instead of a staff member's name (the player page says "a judge")."""
     actor = actor or ""
-    kind, _, who = actor.partition(":")
+    kind, _sep, who = actor.partition(":")
     if kind == "player":
-        return names.get(int(who), "a player") if who.isdigit() else "a player"
+        return names.get(int(who), _("a player")) if who.isdigit() else _("a player")
     if not actor:
         return ""
     return staff_as or who or actor
@@ -106,21 +202,32 @@ def actor_text(actor: str | None, names: dict[int, str], staff_as: str | None = 
 def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
     """One reported version in words: "survived: A, B; drawn (intentional draw)" or "games: A, draw"."""
     if not result:
-        return "(not recorded)"
+        return _("(not recorded)")
     if kind == "match":
-        games = ["draw" if w is None else names.get(w, "?") for w in result.get("games") or []]
-        return "games won: " + ", ".join(games)
+        games = [_("draw") if w is None else names.get(w, "?") for w in result.get("games") or []]
+        return _("games won: %(games)s", games=", ".join(games))
     survivors = [names.get(p, "?") for p in result.get("survivors") or []]
-    text = "survived: " + (", ".join(survivors) or "nobody")
+    parts = [_("survived: %(names)s", names=", ".join(survivors) or _("nobody"))]
     if result.get("eliminated"):
-        text += "; out in order: " + ", ".join(names.get(p, "?") for p in result["eliminated"])
-    if draw_name(result.get("draw")):
-        text += f"; drawn ({draw_name(result['draw']).lower()})"
-    return text
+        parts.append(_("out in order: %(names)s", names=", ".join(names.get(p, "?") for p in result["eliminated"])))
+    kind_name = draw_name(result.get("draw"))
+    if kind_name:
+        words = DRAWN_WORDS.get(result["draw"])
+        parts.append(_("drawn (%(kind)s)", kind=_(words) if words else kind_name.lower()))
+    return "; ".join(parts)
 
 
 @lru_cache(maxsize=1)
-def tiebreaker_words() -> dict[str, str]:
-    """What each standings column means (tournament/data/standings/tiebreakers.json)."""
+def _tiebreaker_data() -> dict[str, str]:
     path = Path(__file__).resolve().parents[1] / "data" / "standings" / "tiebreakers.json"
     return dict(json.loads(path.read_text(encoding="utf-8"))["tiebreakers"])
+
+
+def tiebreaker_words() -> dict[str, str]:
+    """What each standings column means (tournament/data/standings/tiebreakers.json), in the reader's language."""
+    return {key: data_text(text) for key, text in _tiebreaker_data().items()}
+
+
+def column_name(column: str) -> str:
+    """A standings column's heading: the tiebreaker's short name (OPP, OMW%, GW%) as printed; votes in words."""
+    return _("Votes") if column == "votes" else column

@@ -8,6 +8,7 @@ request commits once, then POST/redirect/GET. A refusal is shown on the page
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..errors import NotFound, Refused
 from ..events import operations as event_ops
@@ -16,7 +17,8 @@ from ..lifecycle import state_version
 from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, refusal, refuse_into, required_number,
                    staff_event, staff_required, start_over)
 from . import operations as ops
-from .presenting import name_key, prize_rows, result_view, table_view, timer_info, tiebreaker_words
+from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
+                         table_view, timer_info, tiebreaker_words)
 from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, RoundActionForm, SwapForm,
                     TableRefForm, VoteForm, duel_result_form, pod_result_form)
 
@@ -27,7 +29,8 @@ REFRESH_SECONDS = 3          # open pages ask every 3 s (a change shows within 5
 
 @bp.app_context_processor
 def _poll_interval():
-    return {"poll_seconds": REFRESH_SECONDS, "of_planned": of_planned}
+    return {"poll_seconds": REFRESH_SECONDS, "of_planned": of_planned, "round_title": round_title,
+            "stage_text": stage_text, "record_text": record_text, "column_name": column_name}
 
 
 def of_planned(event) -> str:
@@ -64,7 +67,7 @@ def rounds_page(event_id):
     return _rounds_page(staff_event(event_id))
 
 
-def _pair(event_id: int, pair, what: str):
+def _pair(event_id: int, pair, with_stage: bool):
     """Pair a draft with `pair(event, user)`; a refusal shows on the rounds page with its status."""
     event = staff_event(event_id)
     form = RoundActionForm()
@@ -75,7 +78,11 @@ def _pair(event_id: int, pair, what: str):
     except Refused as e:
         message, status = refusal(e)
         return _rounds_page(event, status=status, error=message)
-    flash(f"Round {rnd.number}{what.format(stage=rnd.stage)} is paired as a draft: review it, then publish it.")
+    if with_stage:
+        flash(_("Round %(number)s (%(stage)s) is paired as a draft: review it, then publish it.", number=rnd.number,
+                stage=stage_text(rnd.stage)))
+    else:
+        flash(_("Round %(number)s is paired as a draft: review it, then publish it.", number=rnd.number))
     return _redirect_round(event, rnd)
 
 
@@ -83,7 +90,7 @@ def _pair(event_id: int, pair, what: str):
 @staff_required
 def pair_round(event_id):
     return _pair(event_id, lambda event, user, form: ops.pair_next_round(
-        event, user, override_decks=bool(form.override_decks.data)), "")
+        event, user, override_decks=bool(form.override_decks.data)), False)
 
 
 @bp.post("/events/<int:event_id>/finish")
@@ -98,14 +105,14 @@ def finish_event(event_id):
     except Refused as e:
         message, status = refusal(e)
         return _rounds_page(event, status=status, error=message)
-    flash("The event has finished: the results are final and these are the final standings.")
+    flash(_("The event has finished: the results are final and these are the final standings."))
     return redirect(url_for("rounds.standings_page", event_id=event.id))
 
 
 @bp.post("/events/<int:event_id>/rounds/top-cut")
 @staff_required
 def pair_top_cut(event_id):
-    return _pair(event_id, lambda event, user, form: ops.pair_top_cut_round(event, user), " ({stage})")
+    return _pair(event_id, lambda event, user, form: ops.pair_top_cut_round(event, user), True)
 
 
 def _result_form(event, table, conditions, votes: bool, posted: bool = False):
@@ -125,8 +132,8 @@ TABLE_FILTERS = {
     "unconfirmed": lambda t: t.result_state in ("reported", "disputed"),
     "extended": lambda t: bool(t.extra_minutes),
 }
-FILTER_LABELS = {"all": "All tables", "missing": "Missing results", "unconfirmed": "Not confirmed",
-                 "disputed": "Disputed", "extended": "With an extension"}
+FILTER_LABELS = {"all": _l("All tables"), "missing": _l("Missing results"), "unconfirmed": _l("Not confirmed"),
+                 "disputed": _l("Disputed"), "extended": _l("With an extension")}
 
 
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
@@ -147,7 +154,8 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
                 forms[t.number] = table_form
             else:
                 forms[t.number] = _result_form(event, t, conditions, votes)
-    seated = sorted(((s.registration_id, f"{names.get(s.registration_id, '?')} (table {t.number}, seat {s.seat})")
+    seated = sorted(((s.registration_id, _("%(name)s (table %(table)s, seat %(seat)s)",
+                                           name=names.get(s.registration_id, "?"), table=t.number, seat=s.seat))
                      for t in rnd.tables for s in t.seats), key=lambda x: name_key(x[1]))
     if swap_form is None:
         swap_form = SwapForm(formdata=None)
@@ -168,7 +176,7 @@ def jump_to_table(event_id, number):
     """The "Go to table" box: the round page at that table (works without the page's script)."""
     event = staff_event(event_id)
     rnd = ops.get_round(event, number)
-    table = ops.get_table(rnd, required_number("table", "Enter a table number, like 12."))
+    table = ops.get_table(rnd, required_number("table", _("Enter a table number, like 12.")))
     return redirect(url_for("rounds.round_page", event_id=event.id, number=rnd.number) + f"#table-{table.number}")
 
 
@@ -180,6 +188,7 @@ def round_page(event_id, number):
 
 
 def _round_action(event_id, number, run, message, back_to_list=False):
+    """Run `run(event, rnd)`; on success flash `message(number, new)` (the round's number, the new round's number)."""
     event = staff_event(event_id)
     rnd = ops.get_round(event, number)
     form = RoundActionForm()
@@ -190,7 +199,7 @@ def _round_action(event_id, number, run, message, back_to_list=False):
     except Refused as e:
         message, status = refusal(e)
         return _round_page(event, ops.get_round(event, number), status=status, error=message)
-    flash(message.format(number=number, new=getattr(result, "number", number)))
+    flash(message(number, getattr(result, "number", number)))
     if back_to_list:
         return redirect(url_for("rounds.rounds_page", event_id=event.id))
     return redirect(url_for("rounds.round_page", event_id=event.id, number=getattr(result, "number", number)))
@@ -200,18 +209,21 @@ def _round_action(event_id, number, run, message, back_to_list=False):
 @staff_required
 def publish(event_id, number):
     return _round_action(event_id, number, lambda e, r: ops.publish_round(r, g.user),
-                         "Round {number} is published: players see their tables now.")
+                         lambda n, new: _("Round %(number)s is published: players see their tables now.", number=n))
 
 
 def _whole_minutes():
     """The minutes field as a number for the operation, which says what is allowed; junk is a refusal."""
-    return required_number("minutes", "Enter the minutes as a whole number, like 5.", digits=4)
+    return required_number("minutes", _("Enter the minutes as a whole number, like 5."), digits=4)
 
 
 CLOCK_ACTIONS = {
-    "pause": (lambda r: ops.pause_round(r, g.user), "Round {number}: the clock is paused."),
-    "resume": (lambda r: ops.resume_round(r, g.user), "Round {number}: the clock runs again."),
-    "extend": (lambda r: ops.extend_round(r, g.user, _whole_minutes()), "Round {number}: time added."),
+    "pause": (lambda r: ops.pause_round(r, g.user),
+              lambda n, new: _("Round %(number)s: the clock is paused.", number=n)),
+    "resume": (lambda r: ops.resume_round(r, g.user),
+               lambda n, new: _("Round %(number)s: the clock runs again.", number=n)),
+    "extend": (lambda r: ops.extend_round(r, g.user, _whole_minutes()),
+               lambda n, new: _("Round %(number)s: time added.", number=n)),
 }
 
 
@@ -219,14 +231,14 @@ CLOCK_ACTIONS = {
 @staff_required
 def clock(event_id, number):
     """Pause, resume, or add minutes to the whole round: the deadline on the server moves, every clock follows."""
-    run, message = CLOCK_ACTIONS.get(request.form.get("action"), (None, ""))
+    run, message = CLOCK_ACTIONS.get(request.form.get("action"), (None, None))
     if run is None:
-        return _round_action(event_id, number, _unknown_clock_action, "")
+        return _round_action(event_id, number, _unknown_clock_action, lambda n, new: "")
     return _round_action(event_id, number, lambda e, r: run(r), message)
 
 
 def _unknown_clock_action(event, rnd):
-    raise Refused("Choose pause, resume or add time.")
+    raise Refused(_("Choose pause, resume or add time."))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/extension")
@@ -234,14 +246,14 @@ def _unknown_clock_action(event, rnd):
 def extend_table(event_id, number, table_number):
     return _round_action(event_id, number,
                          lambda e, r: ops.extend_table(ops.get_table(r, table_number), g.user, _whole_minutes()),
-                         f"Table {table_number}: its extension is set.")
+                         lambda n, new: _("Table %(number)s: its extension is set.", number=table_number))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/start")
 @staff_required
 def start(event_id, number):
     return _round_action(event_id, number, lambda e, r: ops.start_round(r, g.user),
-                         "Round {number} has started: the clock is running.")
+                         lambda n, new: _("Round %(number)s has started: the clock is running.", number=n))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/finish")
@@ -249,7 +261,7 @@ def start(event_id, number):
 def finish(event_id, number):
     accept = request.form.get("accept_unconfirmed") == "1"
     return _round_action(event_id, number, lambda e, r: ops.finish_round(r, g.user, accept_unconfirmed=accept),
-                         "Round {number} is finished.")
+                         lambda n, new: _("Round %(number)s is finished.", number=n))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/accept/<int:revision>")
@@ -258,14 +270,16 @@ def accept_version(event_id, number, table_number, revision):
     """Settle a dispute: staff accept one of the reported versions as the table's result."""
     def settle(event, rnd):
         return ops.settle_dispute(ops.get_table(rnd, table_number), revision, g.user)
-    return _round_action(event_id, number, settle, f"Table {table_number}: version {revision} is the result now.")
+    return _round_action(event_id, number, settle,
+                         lambda n, new: _("Table %(number)s: version %(revision)s is the result now.",
+                                          number=table_number, revision=revision))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/delete")
 @staff_required
 def delete(event_id, number):
     return _round_action(event_id, number, lambda e, r: ops.delete_draft(r, g.user),
-                         "The draft of round {number} is deleted.", back_to_list=True)
+                         lambda n, new: _("The draft of round %(number)s is deleted.", number=n), back_to_list=True)
 
 
 def _repair(event, rnd):
@@ -277,7 +291,9 @@ def _repair(event, rnd):
 @bp.post("/events/<int:event_id>/rounds/<int:number>/repair")
 @staff_required
 def repair(event_id, number):
-    return _round_action(event_id, number, _repair, "Round {new} is paired again (a new seed): review the draft.")
+    return _round_action(event_id, number, _repair,
+                         lambda n, new: _("Round %(number)s is paired again (a new seed): review the draft.",
+                                          number=new))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
@@ -297,7 +313,8 @@ def swap(event_id, number):
         return _round_page(event, rnd, status=status, swap_form=form,
                            error=e.message if rnd.status != "draft" else None)
     names = _names(event)
-    flash(f"Swapped {names.get(form.first.data, '?')} and {names.get(form.second.data, '?')}.")
+    flash(_("Swapped %(first)s and %(second)s.", first=names.get(form.first.data, "?"),
+            second=names.get(form.second.data, "?")))
     return _redirect_round(event, rnd, "#swap")
 
 
@@ -320,9 +337,9 @@ def table_result(event_id, number, table_number):
     rnd = ops.get_round(event, number)
     table = ops.get_table(rnd, table_number)
     if table.kind == "bye":
-        raise Refused("A bye has no result to enter.", status=409)
+        raise Refused(_("A bye has no result to enter."), status=409)
     if rnd.status == "draft":
-        raise Refused("Publish the round before entering results.", status=409)
+        raise Refused(_("Publish the round before entering results."), status=409)
     form = _result_form(event, table, event.prize_conditions or [], ops.event_uses_votes(event), posted=True)
     if not form.validate_on_submit():
         status = form_failed(form)
@@ -334,7 +351,7 @@ def table_result(event_id, number, table_number):
         status = refuse_into(form, e)
         rnd = ops.get_round(event, number)
         return _round_page(event, rnd, status=status, table_form=form, table_error=table_number)
-    flash(f"Table {table_number}: result saved.")
+    flash(_("Table %(number)s: result saved.", number=table_number))
     return _redirect_round(event, rnd, f"#table-{table_number}")
 
 
@@ -352,7 +369,7 @@ def standings_page(event_id):
     rounds = ops.rounds_of(event)
     published = [r for r in rounds if r.status != "draft"]
     if staff is None and not published:
-        raise NotFound("The standings are shown once the first round is published.")
+        raise NotFound(_("The standings are shown once the first round is published."))
     names = _names(event)
     tables = ops.scored_tables(event)       # once, for the standings and the prize leaders
     rows = ops.standings(event, tables)
@@ -375,7 +392,7 @@ def stats_page(event_id):
     event = event_ops.get_event(event_id)
     staff = event_ops.staff_for(g.get("user"), event)
     if staff is None and not (event.status == "finished" and event.publish_decklists):
-        raise NotFound("The event's statistics are public once it has finished and published its decklists.")
+        raise NotFound(_("The event's statistics are public once it has finished and published its decklists."))
     return render_template("rounds/stats.html", event=event, stats=ops.event_stats(event), staff=staff)
 
 
@@ -455,7 +472,7 @@ def player_result(code):
     except Refused as e:
         return _player_refused(reg, e.status, e.message)
     if table.kind == "bye":
-        return _player_refused(reg, 409, "A bye has no result to report.")
+        return _player_refused(reg, 409, _("A bye has no result to report."))
     if table.kind == "match":
         form = duel_result_form(table, prefix="r", base=PlayerDuelResultForm)
     else:
@@ -470,7 +487,7 @@ def player_result(code):
     except Refused as e:
         status = refuse_into(form, e)
         return _player_refused(reg, status, None, form, "result", table)
-    return _player_done(reg, "Result reported. The others at your table confirm it on their pages.")
+    return _player_done(reg, _("Result reported. The others at your table confirm it on their pages."))
 
 
 @bp.post("/p/<code>/confirm")
@@ -486,7 +503,7 @@ def player_confirm(code):
         ops.confirm_result(table, reg, revision=form.revision.data)
     except Refused as e:
         return _player_refused(reg, e.status, e.message)
-    return _player_done(reg, "Thank you: you confirmed the result.")
+    return _player_done(reg, _("Thank you: you confirmed the result."))
 
 
 @bp.post("/p/<code>/vote")
@@ -514,4 +531,4 @@ def player_vote(code):
     except Refused as e:
         status = refuse_into(form, e)
         return _player_refused(reg, status, None, form, "vote", table)
-    return _player_done(reg, "Your vote is in.")
+    return _player_done(reg, _("Your vote is in."))

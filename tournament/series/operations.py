@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import sqlalchemy as sa
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..auth.models import User
 from ..cards.models import utcnow
@@ -30,7 +31,7 @@ MAX_SERIES_BYTES = 20_000_000
 MAX_EVENTS = 500
 MAX_RESULTS_PER_EVENT = 5_000
 DEFAULT_TABLE = [5, 3, 2, 1]
-SCORING_WORDS = {"placement": "Placement points", "event_points": "Each event's own points"}
+SCORING_WORDS = {"placement": _l("Placement points"), "event_points": _l("Each event's own points")}
 
 
 # ----------------------------------------------------------------- who may do what
@@ -42,16 +43,16 @@ def may_manage_series(user: User | None, series: Series) -> bool:
 def require_series_owner(user: User | None, series: Series) -> User:
     """A series is its organizer's: only they add events, decide who is who and change its table."""
     if user is None or not user.active:
-        raise Refused("Log in as the series' organizer first.", status=401)
+        raise Refused(_("Log in as the series' organizer first."), status=401)
     if series.organizer_id != user.id:
-        raise Forbidden("This series belongs to another organizer.")
+        raise Forbidden(_("This series belongs to another organizer."))
     return user
 
 
 def get_series(series_id) -> Series:
     series = db.session.get(Series, series_id) if isinstance(series_id, int) else None
     if series is None:
-        raise NotFound("There is no such series.")
+        raise NotFound(_("There is no such series."))
     return series
 
 
@@ -66,7 +67,7 @@ def _points_table(value) -> list[int]:
     if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         value = ", ".join(map(str, value))
     if not isinstance(value, str):
-        raise Refused("Write the points table as whole numbers from 1st place down, e.g. 5, 3, 2, 1.",
+        raise Refused(_("Write the points table as whole numbers from 1st place down, e.g. 5, 3, 2, 1."),
                       field="points_table")
     try:
         return domain.parse_points_table(value.strip())
@@ -80,22 +81,23 @@ def _attendance(value) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise Refused("Points for attending are a whole number (0 for none).", field="attendance_points") from None
+        raise Refused(_("Points for attending are a whole number (0 for none)."),
+                      field="attendance_points") from None
     if not 0 <= number <= 1000:
-        raise Refused("Points for attending are between 0 and 1000.", field="attendance_points")
+        raise Refused(_("Points for attending are between 0 and 1000."), field="attendance_points")
     return number
 
 
 def clean_series_fields(data: dict, partial: bool = False) -> dict:
     if not isinstance(data, dict):
-        raise Refused("Send the series' settings as fields.")
+        raise Refused(_("Send the series' settings as fields."))
     out = {}
     if not partial or "name" in data:
-        out["name"] = clean_text(data.get("name"), "name", "The series' name", 200, required=True)
+        out["name"] = clean_text(data.get("name"), "name", _("The series' name"), 200, required=True)
     if not partial or "scoring" in data:
         scoring = data.get("scoring") or "placement"
         if scoring not in SERIES_SCORING:
-            raise Refused("Choose placement points or each event's own points.", field="scoring")
+            raise Refused(_("Choose placement points or each event's own points."), field="scoring")
         out["scoring"] = scoring
     if not partial or "points_table" in data:
         out["points_table"] = _points_table(data.get("points_table") or DEFAULT_TABLE)
@@ -138,9 +140,9 @@ def add_event(series: Series, user: User, event_id) -> Event:
     event = get_event(event_id)
     require_staff(user, event, organizer_only=True)
     if event.series_id == series.id:
-        raise Refused(f"“{event.name}” is in this series already.", status=409, field="event_id")
+        raise Refused(_("“%(name)s” is in this series already.", name=event.name), status=409, field="event_id")
     if event.series_id is not None:
-        raise Refused(f"“{event.name}” counts in another series; remove it there first.", status=409,
+        raise Refused(_("“%(name)s” counts in another series; remove it there first.", name=event.name), status=409,
                       field="event_id")
     event.series_id = series.id
     log(event, actor_name(user), "series.add_event", series=series.id)
@@ -156,7 +158,7 @@ def remove_event(series: Series, user: User, series_event_id: int | None = None,
     if event_id is not None:
         event = db.session.get(Event, event_id)
         if event is None or event.series_id != series.id:
-            raise NotFound("That event is not in this series.")
+            raise NotFound(_("That event is not in this series."))
         event.series_id = None
         name = event.name
         log(event, actor_name(user), "series.remove_event", series=series.id)
@@ -164,7 +166,7 @@ def remove_event(series: Series, user: User, series_event_id: int | None = None,
     else:
         recorded = db.session.get(SeriesEvent, series_event_id) if series_event_id else None
         if recorded is None or recorded.series_id != series.id:
-            raise NotFound("That event is not in this series.")
+            raise NotFound(_("That event is not in this series."))
         if recorded.event_id is not None:
             return remove_event(series, user, event_id=recorded.event_id)
         name = recorded.name
@@ -312,22 +314,22 @@ def decide(series: Series, user: User, result_id: int, same: bool) -> SeriesResu
     require_series_owner(user, series)
     result = db.session.get(SeriesResult, result_id)
     if result is None or result.series_event.series_id != series.id:
-        raise NotFound("There is no such result in this series.")
+        raise NotFound(_("There is no such result in this series."))
     candidate_id = result.candidate_id
     if candidate_id is None:
-        raise Refused(f"Whether {result.name} is the same person was decided already.", status=409)
+        raise Refused(_("Whether %(name)s is the same person was decided already.", name=result.name), status=409)
     candidate = db.session.get(SeriesPlayer, candidate_id)
     if same and db.session.execute(sa.select(SeriesResult.id).where(
             SeriesResult.series_event_id == result.series_event_id,
             SeriesResult.series_player_id == candidate_id)).first():
-        raise Refused(f"{candidate.name} already has a place in {result.series_event.name}: these are two people.",
-                      status=409)
+        raise Refused(_("%(name)s already has a place in %(event)s: these are two people.", name=candidate.name,
+                        event=result.series_event.name), status=409)
     values = {"candidate_id": None, **({"series_player_id": candidate_id} if same else {})}
     done = db.session.execute(sa.update(SeriesResult).where(SeriesResult.id == result.id,
                                                             SeriesResult.candidate_id == candidate_id)
                               .values(**values).execution_options(synchronize_session=False))
     if done.rowcount != 1:
-        raise Refused(f"Whether {result.name} is the same person was decided already.", status=409)
+        raise Refused(_("Whether %(name)s is the same person was decided already.", name=result.name), status=409)
     former = result.series_player_id
     db.session.expire(result)
     if same:
@@ -380,7 +382,7 @@ def series_standings(series: Series) -> dict:
 def person_of(series: Series, person_id) -> SeriesPlayer:
     person = db.session.get(SeriesPlayer, person_id) if isinstance(person_id, int) else None
     if person is None or person.series_id != series.id:
-        raise NotFound("There is no such player in this series.")
+        raise NotFound(_("There is no such player in this series."))
     return person
 
 
@@ -446,73 +448,85 @@ def _field(raw: dict, key: str, kind, where: str, required: bool = True):
     if value is None and not required:
         return None
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise Refused(f"{where}: “{key}” is missing or of the wrong kind. Export the series again.")
+        raise Refused(_("%(where)s: “%(key)s” is missing or of the wrong kind. Export the series again.", where=where,
+                        key=key))
     return value
 
 
 def _read_people(document: dict) -> dict:
     raw_people = document.get("players")
     if not isinstance(raw_people, list):
-        raise Refused("The series export has no list of players. Export the series again.")
+        raise Refused(_("The series export has no list of players. Export the series again."))
     people = {}
     for i, raw in enumerate(raw_people, 1):
-        where = f"Player {i}"
+        where = _("Player %(number)s", number=i)
         if not isinstance(raw, dict):
-            raise Refused(f"{where} is not a player. Export the series again.")
+            raise Refused(_("%(where)s is not a player. Export the series again.", where=where))
         key = _field(raw, "key", int, where)
-        name = clean_text(_field(raw, "name", str, where), "file", f"{where}'s name", 100, required=True)
+        name = clean_text(_field(raw, "name", str, where), "file", _("%(where)s's name", where=where), 100,
+                          required=True)
         player_id = raw.get("player_id")
-        player_id = clean_text(player_id, "file", f"{where}'s player ID", 40) or None if player_id else None
+        player_id = clean_text(player_id, "file", _("%(where)s's player ID", where=where), 40) or None \
+            if player_id else None
         if key in people:
-            raise Refused(f"{where} has the key {key} of an earlier player. Export the series again.")
+            raise Refused(_("%(where)s has the key %(key)s of an earlier player. Export the series again.",
+                            where=where, key=key))
         if player_id and any(p["player_id"] == player_id for p in people.values()):
-            raise Refused(f"{where} has the player ID {player_id} of an earlier player. Export the series again.")
+            raise Refused(_("%(where)s has the player ID %(player_id)s of an earlier player. Export the series "
+                            "again.", where=where, player_id=player_id))
         people[key] = {"name": name, "player_id": player_id}
     return people
 
 
 def _read_result(raw, where: str, people: dict) -> dict:
     if not isinstance(raw, dict):
-        raise Refused(f"{where} is not a result. Export the series again.")
+        raise Refused(_("%(where)s is not a result. Export the series again.", where=where))
     person = _field(raw, "player", int, where)
     candidate = _field(raw, "candidate", int, where, required=False)
     if person not in people or (candidate is not None and candidate not in people):
-        raise Refused(f"{where} names a player the file does not list. Export the series again.")
+        raise Refused(_("%(where)s names a player the file does not list. Export the series again.", where=where))
     place = _field(raw, "place", int, where)
     points = raw.get("points", 0)
     if place < 1 or isinstance(points, bool) or not isinstance(points, (int, float)) or abs(points) > 1e6:
-        raise Refused(f"{where} has an impossible place or points. Export the series again.")
+        raise Refused(_("%(where)s has an impossible place or points. Export the series again.", where=where))
     commanders = raw.get("commanders") or []
     if not isinstance(commanders, list) or len(commanders) > 3 or not all(isinstance(c, str) for c in commanders):
-        raise Refused(f"{where} has commanders that are not a short list of names. Export the series again.")
+        raise Refused(_("%(where)s has commanders that are not a short list of names. Export the series again.",
+                        where=where))
     return {"person": person, "candidate": candidate, "place": place, "points": float(points),
-            "name": clean_text(_field(raw, "name", str, where), "file", f"{where}'s name", 100, required=True),
-            "player_id": clean_text(raw.get("player_id") or "", "file", f"{where}'s player ID", 40) or None,
-            "commanders": [clean_text(c, "file", f"{where}'s commander", 200) for c in commanders]}
+            "name": clean_text(_field(raw, "name", str, where), "file", _("%(where)s's name", where=where), 100,
+                               required=True),
+            "player_id": clean_text(raw.get("player_id") or "", "file", _("%(where)s's player ID", where=where),
+                                    40) or None,
+            "commanders": [clean_text(c, "file", _("%(where)s's commander", where=where), 200) for c in commanders]}
 
 
 def _read_event(raw, number: int, people: dict) -> dict:
-    where = f"Event {number}"
+    where = _("Event %(number)s", number=number)
     if not isinstance(raw, dict):
-        raise Refused(f"{where} is not an event. Export the series again.")
+        raise Refused(_("%(where)s is not an event. Export the series again.", where=where))
     results = raw.get("results")
     if not isinstance(results, list) or len(results) > MAX_RESULTS_PER_EVENT:
-        raise Refused(f"{where} has no list of results (or more than {MAX_RESULTS_PER_EVENT:,}).")
-    read = [_read_result(r, f"{where}, result {i}", people) for i, r in enumerate(results, 1)]
+        raise Refused(_("%(where)s has no list of results (or more than %(limit)s).", where=where,
+                        limit=format(MAX_RESULTS_PER_EVENT, ",")))
+    read = [_read_result(r, _("%(where)s, result %(number)s", where=where, number=i), people)
+            for i, r in enumerate(results, 1)]
     if len({r["person"] for r in read}) != len(read):
-        raise Refused(f"{where} places one player twice. Export the series again.")
+        raise Refused(_("%(where)s places one player twice. Export the series again.", where=where))
     date = raw.get("date")
     try:
         date = datetime.strptime(date, "%Y-%m-%d").date() if date else None
     except (TypeError, ValueError):
-        raise Refused(f"{where}'s date is not a date (YYYY-MM-DD).") from None
+        raise Refused(_("%(where)s's date is not a date (YYYY-MM-DD).", where=where)) from None
     stats = raw.get("stats") or {}
-    return {"name": clean_text(_field(raw, "name", str, where), "file", f"{where}'s name", 200, required=True),
+    return {"name": clean_text(_field(raw, "name", str, where), "file", _("%(where)s's name", where=where), 200,
+                               required=True),
             "date": date, "mode": raw.get("mode") if raw.get("mode") in ("pods", "duel") else "pods",
             "decklists_public": raw.get("decklists_public") is True,
             "stats": stats if isinstance(stats, dict) else {}, "results": read,
             "recorded_at": parse_timestamp(raw.get("recorded_at")) or utcnow(),
-            "recorded_by": clean_text(raw.get("recorded_by") or "import", "file", f"{where}'s recorder", 120)}
+            "recorded_by": clean_text(raw.get("recorded_by") or "import", "file",
+                                      _("%(where)s's recorder", where=where), 120)}
 
 
 def import_series(user: User, data: bytes) -> Series:
@@ -525,11 +539,11 @@ def import_series(user: User, data: bytes) -> Series:
         raise Refused(str(e), status=413 if e.kind == "too_large" else 400) from None
     raw = document.get("series")
     if not isinstance(raw, dict):
-        raise Refused("The series export has no settings. Export the series again.")
+        raise Refused(_("The series export has no settings. Export the series again."))
     people = _read_people(document)
     raw_events = document.get("events")
     if not isinstance(raw_events, list) or len(raw_events) > MAX_EVENTS:
-        raise Refused(f"The series export has no list of events (or more than {MAX_EVENTS}).")
+        raise Refused(_("The series export has no list of events (or more than %(limit)s).", limit=MAX_EVENTS))
     events = [_read_event(e, i, people) for i, e in enumerate(raw_events, 1)]
     series = create_series(user, raw)
     new_id = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from flask import Blueprint, flash, g, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..auth.access import login_required
 from ..errors import Refused
@@ -34,7 +35,7 @@ def list_series():
             except Refused as e:
                 status = refuse_into(form, e)
             else:
-                flash(f"Series “{series.name}” created: add its events below.")
+                flash(_("Series “%(name)s” created: add its events below.", name=series.name))
                 return redirect(url_for("series.series_page", series_id=series.id))
         else:
             status = form_failed(form)
@@ -79,7 +80,7 @@ def update_settings(series_id):
         ops.update_series(series, g.user, _settings(form))
     except Refused as e:
         return _series_page(series, refuse_into(form, e), settings_form=form)
-    flash("Series settings saved: the standings below use them.")
+    flash(_("Series settings saved: the standings below use them."))
     return redirect(url_for("series.series_page", series_id=series.id))
 
 
@@ -94,19 +95,22 @@ def add_event(series_id):
         event = ops.add_event(series, g.user, form.event_id.data)
     except Refused as e:
         return _series_page(series, *refusal(e)[::-1])
-    flash(f"“{event.name}” is in the series" + (" and its places count." if event.status == "finished" else
-                                                 ": its places count once it has finished."))
+    if event.status == "finished":
+        flash(_("“%(name)s” is in the series and its places count.", name=event.name))
+    else:
+        flash(_("“%(name)s” is in the series: its places count once it has finished.", name=event.name))
     return redirect(url_for("series.series_page", series_id=series.id))
 
 
-def _action(series, run, done: str):
+def _action(series, run, done):
+    """`done`: the message, with %(name)s for what `run` returns."""
     if not DecisionForm().validate_on_submit():
         return _series_page(series, 400, error=EXPIRED)
     try:
         message = run()
     except Refused as e:
         return _series_page(series, *refusal(e)[::-1])
-    flash(done.format(message))
+    flash(done % {"name": message})
     return redirect(url_for("series.series_page", series_id=series.id))
 
 
@@ -115,7 +119,7 @@ def _action(series, run, done: str):
 def remove_recorded(series_id, series_event_id):
     series = _owned(series_id)
     return _action(series, lambda: ops.remove_event(series, g.user, series_event_id=series_event_id),
-                   "“{}” no longer counts in the series.")
+                   _l("“%(name)s” no longer counts in the series."))
 
 
 @bp.post("/series/<int:series_id>/live/<int:event_id>/remove")
@@ -123,7 +127,7 @@ def remove_recorded(series_id, series_event_id):
 def remove_live(series_id, event_id):
     series = _owned(series_id)
     return _action(series, lambda: ops.remove_event(series, g.user, event_id=event_id),
-                   "“{}” is no longer in the series.")
+                   _l("“%(name)s” is no longer in the series."))
 
 
 @bp.post("/series/<int:series_id>/results/<int:result_id>/<any(same, different):answer>")
@@ -132,7 +136,8 @@ def decide(series_id, result_id, answer):
     series = _owned(series_id)
     same = answer == "same"
     return _action(series, lambda: ops.decide(series, g.user, result_id, same).name,
-                   "{} is counted as the same person." if same else "{} is counted as a different person.")
+                   _l("%(name)s is counted as the same person.") if same
+                   else _l("%(name)s is counted as a different person."))
 
 
 @bp.get("/series/<int:series_id>/players/<int:person_id>")
@@ -180,5 +185,6 @@ def import_page():
     except Refused as e:
         message, status = refusal(e)
         return render_template("series/import.html", error=message, **context), status
-    flash(f"Imported the series “{series.name}” with {len(series.events)} events and {len(series.players)} players.")
+    flash(_("Imported the series “%(name)s” with %(events)s events and %(players)s players.", name=series.name,
+            events=len(series.events), players=len(series.players)))
     return redirect(url_for("series.series_page", series_id=series.id))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from ..auth.models import User
@@ -158,8 +159,8 @@ def window_json(w: SwapWindow | None, now: datetime | None = None) -> dict | Non
 
 def registered_lists(reg: Registration) -> DeckLists:
     if reg.deck is None:
-        raise Refused(f"{reg.name} has no registered decklist, so there is nothing to swap. Submit the list "
-                      f"(or ask a judge) first.", status=409)
+        raise Refused(_("%(name)s has no registered decklist, so there is nothing to swap. Submit the list "
+                        "(or ask a judge) first.", name=reg.name), status=409)
     parsed = parse_decklist(reg.deck.text)
     names = list(dict.fromkeys(e.name for e in parsed.entries()))
     resolved = DbCardPool().resolve(names) if names else {}
@@ -227,26 +228,26 @@ def _clean_reason(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise Refused("The override reason must be text.", field="override_reason")
+        raise Refused(_("The override reason must be text."), field="override_reason")
     if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r" for ch in value):
-        raise Refused("The override reason contains control characters; type it again as plain text.",
+        raise Refused(_("The override reason contains control characters; type it again as plain text."),
                       field="override_reason")
     value = " ".join(value.split())
     if len(value) > MAX_REASON:
-        raise Refused(f"The override reason is {len(value)} characters; the limit is {MAX_REASON}.",
-                      field="override_reason")
+        raise Refused(_("The override reason is %(length)s characters; the limit is %(limit)s.", length=len(value),
+                        limit=MAX_REASON), field="override_reason")
     return value or None
 
 
 def _closed_message(w: SwapWindow | None, table: GameTable, game: int) -> str:
     if w is None:
-        return f"Sideboarding for game {game} has not opened yet."
+        return _("Sideboarding for game %(game)s has not opened yet.", game=game)
     if w.closed_at is not None:
-        return f"Game {game} has started, so sideboarding for it is closed."
+        return _("Game %(game)s has started, so sideboarding for it is closed.", game=game)
     deadline = clock_text(w.deadline, table.round.event)
-    return (f"The swap window for table {table.number} closed at {deadline} "
-            f"({table.round.event.swap_seconds} seconds after the game started). Swaps are no longer accepted; "
-            f"if something went wrong, ask a judge.")
+    return _("The swap window for table %(table)s closed at %(time)s (%(seconds)s seconds after the game started). "
+             "Swaps are no longer accepted; if something went wrong, ask a judge.", table=table.number,
+             time=deadline, seconds=table.round.event.swap_seconds)
 
 
 def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = None, game: int | None = None,
@@ -258,20 +259,20 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
     """
     staff = staff_for(user, reg.event)
     if user is not None and staff is None:
-        raise Refused("Only the event's staff can enter swaps for a player.", status=403)
+        raise Refused(_("Only the event's staff can enter swaps for a player."), status=403)
     actor = actor_name(staff) if staff else "player"
     reason = _clean_reason(override_reason)
     if reason and not staff:
-        raise Refused("Only a judge can override the swap window.", status=403, field="override_reason")
+        raise Refused(_("Only a judge can override the swap window."), status=403, field="override_reason")
     try:
         pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
     except SwapError as e:
         raise Refused(e.message, field="pairs") from None
     if not isinstance(undo, (list, tuple)) or not all(_whole(i) is not None for i in undo):
-        raise Refused("`undo` must be a list of swap ids.", field="undo")
+        raise Refused(_("`undo` must be a list of swap ids."), field="undo")
     undo = [_whole(i) for i in undo]
     if game is not None and _whole(game) not in (1, 2, 3):
-        raise Refused("The game must be 1, 2 or 3.", field="game")
+        raise Refused(_("The game must be 1, 2 or 3."), field="game")
     game = _whole(game) if game is not None else None
     table = current_table(reg)
     if not pairs and not undo:
@@ -279,23 +280,23 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
 
     event = reg.event
     if not event.sideboard_enabled or get_ruleset(event.ruleset).sideboard_max == 0:
-        raise Refused("This event does not use sideboards, so there is nothing to swap.", status=409)
+        raise Refused(_("This event does not use sideboards, so there is nothing to swap."), status=409)
     if reg.dropped_at is not None and not staff:
-        raise Refused("You have dropped from this event.", status=409)
+        raise Refused(_("You have dropped from this event."), status=409)
     if table is None:
-        raise Refused("You are not seated at a table of a published round, so there is no swap window.",
+        raise Refused(_("You are not seated at a table of a published round, so there is no swap window."),
                       status=409)
     if table.started_at is None:
-        raise Refused(f"The game at table {table.number} has not started yet; the swap window opens when it "
-                      f"starts.", status=409)
+        raise Refused(_("The game at table %(number)s has not started yet; the swap window opens when it starts.",
+                        number=table.number), status=409)
     _lock(reg)
     now = utcnow()
     target = target_game(table, now)
     game = game or target
     if game is None:
-        raise Refused("The match's third game has started; there is no more sideboarding.", status=409)
+        raise Refused(_("The match's third game has started; there is no more sideboarding."), status=409)
     if game != 1 and table.kind != "match":
-        raise Refused("Only 1v1 matches have games 2 and 3.", field="game")
+        raise Refused(_("Only 1v1 matches have games 2 and 3."), field="game")
     w = window(table, game)
     override = None
     if not is_open(w, now):
@@ -303,7 +304,8 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         if not staff:
             raise Refused(message, status=409)
         if not reason:
-            raise Refused(message + " To override as a judge, give a reason.", status=409, field="override_reason")
+            raise Refused(_("%(message)s To override as a judge, give a reason.", message=message), status=409,
+                          field="override_reason")
         override = reason
 
     version = deck_version(reg, table, game)
@@ -316,8 +318,8 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         for sid in dict.fromkeys(undo):
             s = active.get(sid)
             if s is None:
-                raise Refused("One of the swaps to undo is not one of yours for this game that can still be undone "
-                              "(it may be undone already). Reload the page to see your swaps.", status=409,
+                raise Refused(_("One of the swaps to undo is not one of yours for this game that can still be "
+                                "undone (it may be undone already). Reload the page to see your swaps."), status=409,
                               field="undo")
             undone.append(s)
             inverse.append(Pair(s.card_in, s.card_out))
@@ -369,7 +371,7 @@ def submit_swaps(reg: Registration, pairs, *, user: User | None = None, game: in
 def undo_swap(reg: Registration, swap_id: int, *, user: User | None = None, override_reason=None) -> Swap:
     s = db.session.get(Swap, swap_id) if isinstance(swap_id, int) else None
     if s is None or s.registration_id != reg.id:
-        raise NotFound("No such swap for this player.")
+        raise NotFound(_("No such swap for this player."))
     change_swaps(reg, (), [swap_id], user=user, game=s.game, override_reason=override_reason)
     return s
 
@@ -382,18 +384,19 @@ def start_duel_game(table: GameTable, number: int, *, user: User | None = None,
     event = table.round.event
     staff = staff_for(user, event)
     if staff is None and (reg is None or reg.id not in {s.registration_id for s in table.seats}):
-        raise Refused("Only the players at this table or staff can start its next game.", status=403)
+        raise Refused(_("Only the players at this table or staff can start its next game."), status=403)
     actor = actor_name(staff) if staff else f"player:{reg.id}"
     if table.kind != "match":
-        raise Refused("Only a 1v1 match has games 2 and 3.", status=409)
+        raise Refused(_("Only a 1v1 match has games 2 and 3."), status=409)
     if table.started_at is None:
-        raise Refused("The match has not started; start the round first.", status=409)
+        raise Refused(_("The match has not started; start the round first."), status=409)
     if number not in (2, 3):
-        raise Refused("Start game 2 or game 3 (game 1 starts with the round).", field="number")
+        raise Refused(_("Start game 2 or game 3 (game 1 starts with the round)."), field="number")
     last = last_started_game(table)
     if number != last + 1:
-        raise Refused(f"Game {last} is the latest game started; the next one is game {last + 1}."
-                      if number > last else f"Game {number} has already started.", status=409)
+        raise Refused(_("Game %(last)s is the latest game started; the next one is game %(next)s.", last=last,
+                        next=last + 1) if number > last else
+                      _("Game %(number)s has already started.", number=number), status=409)
     for seat in table.seats:
         _lock(seat.registration)
     w = window(table, number)

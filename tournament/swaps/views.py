@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..auth.access import login_required
 from ..errors import Refused
@@ -22,7 +23,7 @@ def _ids_from_form(name: str) -> list[int]:
     try:
         return [int(v) for v in request.form.getlist(name) if v.strip()]
     except ValueError:
-        raise Refused("Choose swaps to undo from the list.", field=name) from None
+        raise Refused(_("Choose swaps to undo from the list."), field=name) from None
 
 
 # ----------------------------------------------------------------- players
@@ -47,7 +48,8 @@ def player_swap_post(code):
     reg = ops.registration_by_code(code)
     result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"))
     if result.made or result.undone:
-        flash(f"Done: {len(result.made)} swapped, {len(result.undone)} undone.", "ok")
+        flash(_("Done: %(swapped)s swapped, %(undone)s undone.", swapped=len(result.made),
+                undone=len(result.undone)), "ok")
     return redirect(url_for("swaps.player_swap", code=reg.access_code))
 
 
@@ -64,7 +66,8 @@ def player_log(event_id, registration_id):
         result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"), user=g.user,
                                     game=int(game) if game.isdigit() else None,
                                     override_reason=request.form.get("override_reason") or None)
-        flash(f"Entered for {reg.name}: {len(result.made)} swapped, {len(result.undone)} undone.", "ok")
+        flash(_("Entered for %(name)s: %(swapped)s swapped, %(undone)s undone.", name=reg.name,
+                swapped=len(result.made), undone=len(result.undone)), "ok")
         return redirect(url_for("swaps.player_log", event_id=event.id, registration_id=reg.id))
     return render_template(
         "swaps/player_log.html", event=event, reg=reg, state=swaps.state(reg), log=swaps.swaps_of(reg),
@@ -92,6 +95,7 @@ def start_game(event_id, number, table_number, game):
     event = staff_event(event_id)
     table = rounds.get_table(rounds.get_round(event, number), table_number)
     swaps.start_duel_game(table, game, user=g.user)
-    flash(f"Game {game} at table {table.number} started; sideboarding for it is closed.", "ok")
+    flash(_("Game %(game)s at table %(table)s started; sideboarding for it is closed.", game=game,
+            table=table.number), "ok")
     return redirect(url_for("swaps.table_log", event_id=event.id, number=number, table_number=table_number))
 
