@@ -106,3 +106,30 @@ def test_the_catalogs_hold_exactly_the_messages_of_the_code_and_templates():
         have = {(m.context, m.id) for m in tool.load(locale) if m.id}
         assert sorted(map(str, wanted - have))[:10] == [], f"{locale}: new messages not in the catalog"
         assert sorted(map(str, have - wanted))[:10] == [], f"{locale}: messages no longer used"
+
+
+def test_the_organizer_sets_an_events_language_and_bad_values_are_refused(app, client, db, make_event, organizer,
+                                                                          login):
+    from tournament.events import operations as events
+    from tournament.errors import Refused
+    event = make_event(name="Tokyo EDH")
+    login(organizer)
+    page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
+    assert 'name="language"' in page and "日本語" in page
+    with pytest.raises(Refused, match="Choose one of the languages"):
+        events.update_event(event, organizer, {"language": "tlh"})
+    events.update_event(event, organizer, {"language": "ja"})
+    db.session.commit()
+    assert 'id="event-language">日本語' in client.get(f"/events/{event.id}").get_data(as_text=True)
+    standings = app.test_client().get(f"/events/{event.id}/standings", headers={"Accept-Language": "de"})
+    assert '<html lang="ja">' in standings.get_data(as_text=True)
+    api = client.get(f"/api/v1/events/{event.id}")
+    assert api.status_code == 200 and api.get_json()["language"] == "ja"
+
+
+def test_a_pdf_in_another_language_does_not_change_the_readers_language(client, db, make_event, organizer, login):
+    event = make_event(name="Brno EDH")
+    login(organizer)
+    response = client.get(f"/events/{event.id}/print/rules.pdf?lang=cs")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert "lang=" not in response.headers.get("Set-Cookie", "")

@@ -124,7 +124,7 @@ def select_locale() -> str:
 
 def remember_choice(response):
     """`?lang=xx` is remembered for the next pages (the switcher's links)."""
-    if has_request_context():
+    if has_request_context() and response.mimetype == "text/html":       # a PDF in another language is not a choice
         chosen = language_code(request.args.get("lang"))
         if chosen and request.cookies.get(COOKIE) != chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_SECONDS, samesite="Lax", httponly=True,

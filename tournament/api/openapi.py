@@ -117,6 +117,9 @@ EVENT_SETTINGS = {
     "publish_decklists": {**BOOLEAN, "description": "Once the event has finished, everyone may see the lists."},
     "timezone": {"type": "string", "enum": list(zone_names()),
                  "description": "IANA time zone of the event's pages and printouts (default the server's)."},
+    "language": {"type": ["string", "null"], "enum": ["en", "ja", "zh_Hans", "cs", None],
+                 "description": "The default language of the event's public pages and printouts; null: English. "
+                                "A reader's own choice (switcher, browser) comes first on pages."},
     "planned_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 30,
                        "description": "Shown as \"round 2 of 5\"; null: decided as it goes."},
     "max_bracket": {"type": ["integer", "null"], "minimum": 1, "maximum": 5,
@@ -156,6 +159,13 @@ FINDING = obj({
     "suggestions": {"type": "array", "items": STRING, "description": "Did-you-mean card names."},
     "written": {"type": ["string", "null"],
                 "description": "The card as the player wrote it, when in another language (ゴブリンの長槍使い)."},
+    "template": {"type": ["string", "null"],
+                 "description": "The English message with %(name)s placeholders, the catalogs' msgid: a client "
+                                "translates it and fills in `params` (`message` is it filled in, in English)."},
+    "params": {"type": ["object", "null"], "description": "The template's values: card names, counts, lines, and "
+                                                         "nested translatable phrases as {template, params}."},
+    "forms": {"type": ["array", "null"], "items": STRING,
+              "description": "A plural message's singular and plural English templates."},
 }, required=["code", "severity", "card", "line", "message", "suggestions"])
 
 DECK_CHECK = obj({

@@ -55,6 +55,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "team_win_points": 1 if event.team_win_points is None else event.team_win_points,
         "publish_decklists": bool(event.publish_decklists),
         "timezone": event.timezone,
+        "language": event.language,
         "planned_rounds": event.planned_rounds,
         "max_bracket": event.max_bracket,
         "bracket_pods": bool(event.bracket_pods),

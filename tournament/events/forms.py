@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ..decks.rulesets import list_rulesets
 from ..scoring import default_prize_conditions
 from ..scoring.draws import end_of_round_procedures
+from ..i18n import LANGUAGES
 from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
@@ -117,6 +118,9 @@ class EventForm(Form):
         format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
         invalid_value_message=_l("The decklist deadline must look like 2026-12-05T10:00 (the event's time zone)."))
     timezone = ZoneField(_l("Time zone"))
+    language = ChoiceField(_l("Language of the public pages and printouts"), choices=options(
+        [("", _l("English (each reader's own language first)"))] + [(k, v) for k, v in LANGUAGES.items() if k != "en"]),
+        default="")
     max_bracket = ChoiceField(_l("Highest Commander bracket allowed"), choices=options(
         [("", _l("any"))] + BRACKET_CHOICES[1:]), default="")
     planned_rounds = IntegerField(_l("Number of rounds"), validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
@@ -184,6 +188,7 @@ class EventForm(Form):
         self.banlist_remove.data = "\n".join(event.banlist_remove or [])
         self.prize_conditions.data = prize_text(event.prize_conditions or [])
         self.max_bracket.data = str(event.max_bracket) if event.max_bracket else ""
+        self.language.data = event.language or ""
 
     def settings(self) -> dict:
         """The settings as plain values for create_event / update_event."""
@@ -193,6 +198,7 @@ class EventForm(Form):
         data["banlist_remove"] = (data["banlist_remove"] or "").splitlines()
         data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")
         data["max_bracket"] = int(data["max_bracket"]) if data["max_bracket"] else None
+        data["language"] = data["language"] or None
         if data["decklist_deadline"] is not None and valid_zone(data["timezone"]):
             data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))
         if self.new and not data["scoring_profile"]:
@@ -204,7 +210,8 @@ SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove",
             "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
             "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
             "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
-            "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws")
+            "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws",
+            "language")
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -40,7 +40,8 @@ EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remo
                 "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
                 "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
                 "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
-                "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws")
+                "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws",
+                "language")
 MAX_PRIZE_CONDITIONS = 20
 PRIZE_KINDS = ("max", "min", "sum", "count")
 MAX_BANLIST_EDITS = 500
@@ -189,6 +190,7 @@ def clean_event_fields(data: dict, partial: bool = False) -> dict:
         "team_win_points": lambda v: _int(v, "team_win_points", _("Team win points"), 0, 100),
         "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", _("The maximum bracket"), 1, 5),
         "bracket_pods": lambda v: _bool(v, "bracket_pods", _("Pods within brackets")),
+        "language": lambda v: _language(v),
     }
     for key in EVENT_FIELDS:
         if key in data:
@@ -265,6 +267,16 @@ def event_role(user: User | None, event: Event) -> str | None:
     if event.organizer_id == user.id:
         return "owner"
     return next((s.role for s in event.staff if s.user_id == user.id), None)
+
+
+def _language(value) -> str | None:
+    """The event's default language for its public pages and printouts (None: English)."""
+    from ..i18n import LANGUAGES
+    if value in (None, ""):
+        return None
+    if value not in LANGUAGES:
+        raise Refused(_("Choose one of the languages listed."), field="language")
+    return value
 
 
 def require_staff(user: User | None, event: Event | None = None, organizer_only: bool = False) -> User:
