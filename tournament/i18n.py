@@ -51,6 +51,18 @@ DATA_TEXTS = frozenset((
 ))
 
 
+# What the pages' scripts (static/*.js) write themselves, keyed as they ask for them: t("key", {name: ...}).
+JS_TEXTS = {
+    "no_connection": N_("No connection; try again."),
+}
+
+
+def js_texts() -> dict[str, str]:
+    """JS_TEXTS in the reader's language, for the page's scripts (a JSON block in base.html)."""
+    from flask_babel import gettext
+    return {key: gettext(text) for key, text in JS_TEXTS.items()}
+
+
 def data_text(text):
     """A data file's text in the reader's language when the data says exactly one of DATA_TEXTS; anything an
     organizer typed (or a changed file) as written."""
@@ -162,7 +174,8 @@ def init_app(app) -> None:
     from .decks.messages import bracket_name, bracket_reasons, finding_text
     app.context_processor(lambda: {"LANGUAGES": LANGUAGES, "current_language": current_language,
                                    "switch_url": switch_url, "html_lang": html_lang, "finding_text": finding_text,
-                                   "bracket_name": bracket_name, "bracket_reasons": bracket_reasons})
+                                   "bracket_name": bracket_name, "bracket_reasons": bracket_reasons,
+                                   "js_texts": js_texts})
     app.add_template_filter(data_text, "data_text")
 
 
