@@ -15,6 +15,24 @@
   var form = document.getElementById("desk-search");
   if (!button || !box || !video || !input || !form || typeof window.jsQR !== "function") return;
 
+
+  /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
+     English when the page has no page.js or no such text (an older copy of the page). */
+  var ENGLISH = {
+    camera_read_code: "Read a code: checking in…",
+    camera_needs_https: "The browser allows the camera only over HTTPS (or on this laptop itself): use a USB scanner, type the code, or open the desk over HTTPS.",
+    camera_hold_qr: "Hold a receipt's QR code in front of the camera.",
+    camera_failed: "The camera could not be opened (permission refused, or no camera)."
+  };
+  function tr(key, params) {
+    var text = window.pageText ? window.pageText(key, params) : key;
+    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
+    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   var stream = null, canvas = document.createElement("canvas"), last = "", lastAt = 0;
   button.hidden = false;
 
@@ -38,7 +56,7 @@
         last = found.data;
         lastAt = now;
         input.value = found.data;
-        status.textContent = "Read a code: checking in…";
+        status.textContent = tr("camera_read_code");
         if (form.requestSubmit) form.requestSubmit(); else form.dispatchEvent(new Event("submit", {cancelable: true}));
       }
     }
@@ -48,8 +66,7 @@
   button.addEventListener("click", function () {
     if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
       box.hidden = false;
-      status.textContent = "The browser allows the camera only over HTTPS (or on this laptop itself): use a " +
-        "USB scanner, type the code, or open the desk over HTTPS.";
+      status.textContent = tr("camera_needs_https");
       return;
     }
     navigator.mediaDevices.getUserMedia({video: {facingMode: "environment"}, audio: false})
@@ -57,13 +74,13 @@
         stream = s;
         video.srcObject = s;
         box.hidden = false;
-        status.textContent = "Hold a receipt's QR code in front of the camera.";
+        status.textContent = tr("camera_hold_qr");
         return video.play();
       })
       .then(look)
       .catch(function () {
         box.hidden = false;
-        status.textContent = "The camera could not be opened (permission refused, or no camera).";
+        status.textContent = tr("camera_failed");
       });
   });
   document.getElementById("camera-stop").addEventListener("click", stop);

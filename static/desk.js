@@ -17,6 +17,43 @@
   var searchForm = document.getElementById("desk-search");
   if (!desk || !input || !list || !searchForm || !window.fetch) return;
 
+  /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
+     English when the page has no page.js or no such text (an older copy of the page). */
+  var ENGLISH = {
+    player_id: "ID %(id)s",
+    deck_legal: "deck legal",
+    deck_illegal_one: "deck illegal · %(count)s error",
+    deck_illegal_many: "deck illegal · %(count)s errors",
+    deck_missing: "deck missing",
+    late: "late",
+    dropped: "Dropped",
+    checked_in: "Checked in",
+    not_checked_in: "Not checked in",
+    undo_check_in: "Undo check-in",
+    check_in: "Check in",
+    drop: "Drop",
+    undrop: "Undrop",
+    notes: "Notes",
+    save_notes: "Save notes",
+    notes_for: "Notes for %(name)s",
+    no_player_matches: "No player matches “%(query)s”.",
+    no_players_yet: "No players yet.",
+    search_failed: "Search failed.",
+    desk_failed: "The desk could not do that (%(status)s).",
+    players_match_many: "%(count)s players match; tap the right one.",
+    player_has_dropped: "%(name)s has dropped; undrop them first.",
+    already_checked_in_name: "Already checked in: %(name)s",
+    checked_in_name: "Checked in: %(name)s"
+  };
+  function tr(key, params) {
+    var text = window.pageText ? window.pageText(key, params) : key;
+    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
+    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   var searchUrl = desk.getAttribute("data-search-url");
   var registrationsUrl = desk.getAttribute("data-registrations-url");
   var meta = document.querySelector('meta[name="csrf-token"]');
@@ -73,40 +110,40 @@
     var who = el("div", "who");
     who.appendChild(el("strong", "name", r.name));
     who.appendChild(el("span", "code", r.access_code));
-    if (r.player_id) who.appendChild(el("span", "pid", "ID " + r.player_id));
-    var deckText = "deck " + r.deck_status;
-    if (r.deck_status === "illegal") deckText += " · " + r.deck_errors + " error" + (r.deck_errors === 1 ? "" : "s");
+    if (r.player_id) who.appendChild(el("span", "pid", tr("player_id", {id: r.player_id})));
+    var deckText = r.deck_status === "legal" ? tr("deck_legal") : (r.deck_status === "illegal"
+      ? tr(r.deck_errors === 1 ? "deck_illegal_one" : "deck_illegal_many", {count: r.deck_errors}) : tr("deck_missing"));
     var badgeKind = r.deck_status === "legal" ? "ok" : (r.deck_status === "illegal" ? "bad" : "none");
     who.appendChild(el("span", "badge " + badgeKind, deckText));
     if (r.bracket_flag) who.appendChild(el("span", "badge warn", r.bracket_flag));
-    if (r.late) who.appendChild(el("span", "badge none", "late"));
-    who.appendChild(el("span", "state", r.dropped ? "Dropped" : (r.checked_in ? "Checked in" : "Not checked in")));
+    if (r.late) who.appendChild(el("span", "badge none", tr("late")));
+    who.appendChild(el("span", "state", tr(r.dropped ? "dropped" : (r.checked_in ? "checked_in" : "not_checked_in"))));
     li.appendChild(who);
 
     var buttons = el("div", "buttons");
     if (!r.dropped) {
       buttons.appendChild(r.checked_in
-        ? actionForm(r, "checkin/undo", "Undo check-in", "big")
-        : actionForm(r, "checkin", "Check in", "big primary"));
-      buttons.appendChild(actionForm(r, "drop", "Drop", "big danger"));
+        ? actionForm(r, "checkin/undo", tr("undo_check_in"), "big")
+        : actionForm(r, "checkin", tr("check_in"), "big primary"));
+      buttons.appendChild(actionForm(r, "drop", tr("drop"), "big danger"));
     } else {
-      buttons.appendChild(actionForm(r, "drop/undo", "Undrop", "big"));
+      buttons.appendChild(actionForm(r, "drop/undo", tr("undrop"), "big"));
     }
     li.appendChild(buttons);
 
     var details = el("details", "notes");
     if (r.notes) details.open = true;
-    var summary = el("summary", null, "Notes");
+    var summary = el("summary", null, tr("notes"));
     if (r.notes) {
       summary.appendChild(document.createTextNode(": "));
       summary.appendChild(el("span", "notes-text", r.notes));
     }
     details.appendChild(summary);
-    var notesForm = actionForm(r, "notes", "Save notes", "");
+    var notesForm = actionForm(r, "notes", tr("save_notes"), "");
     notesForm.className = "desk-action notes-form";
     var area = el("textarea");
     area.name = "notes"; area.rows = 2; area.maxLength = 5000; area.value = r.notes || "";
-    area.setAttribute("aria-label", "Notes for " + r.name);
+    area.setAttribute("aria-label", tr("notes_for", {name: r.name}));
     notesForm.insertBefore(area, notesForm.lastChild);
     details.appendChild(notesForm);
     li.appendChild(details);
@@ -117,7 +154,8 @@
     lastResults = results;
     list.textContent = "";
     if (!results.length) {
-      list.appendChild(el("li", "empty", input.value.trim() ? "No player matches “" + input.value.trim() + "”." : "No players yet."));
+      list.appendChild(el("li", "empty", input.value.trim() ? tr("no_player_matches", {query: input.value.trim()})
+                                                            : tr("no_players_yet")));
       return;
     }
     results.forEach(function (r) { list.appendChild(row(r)); });
@@ -129,7 +167,7 @@
       headers: {"Accept": "application/json"}, credentials: "same-origin"
     }).then(function (response) {
       return response.json().then(function (body) {
-        if (!response.ok) throw new Error((body.error && body.error.message) || "Search failed.");
+        if (!response.ok) throw new Error((body.error && body.error.message) || tr("search_failed"));
         return body;
       });
     }).then(function (body) {
@@ -148,7 +186,7 @@
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (payload) {
         if (!response.ok) {
-          throw new Error((payload.error && payload.error.message) || ("The desk could not do that (" + response.status + ")."));
+          throw new Error((payload.error && payload.error.message) || tr("desk_failed", {status: response.status}));
         }
         return payload;
       });
@@ -181,13 +219,13 @@
       var exact = results.filter(function (r) { return r.access_code === code; });
       var target = exact.length === 1 ? exact[0] : (results.length === 1 ? results[0] : null);
       if (!target) {
-        say(results.length ? results.length + " players match; tap the right one." : "No player matches “" + query + "”.",
+        say(results.length ? tr("players_match_many", {count: results.length}) : tr("no_player_matches", {query: query}),
             results.length ? "" : "error");
         return;
       }
-      if (target.dropped) { say(target.name + " has dropped; undrop them first.", "error"); return; }
+      if (target.dropped) { say(tr("player_has_dropped", {name: target.name}), "error"); return; }
       return post(registrationsUrl + "/" + encodeURIComponent(target.id) + "/checkin").then(function (payload) {
-        say(target.checked_in ? "Already checked in: " + payload.registration.name : "Checked in: " + payload.registration.name, "ok");
+        say(tr(target.checked_in ? "already_checked_in_name" : "checked_in_name", {name: payload.registration.name}), "ok");
         updateCounters(payload.counters);
         input.value = "";
         input.focus();

@@ -9,9 +9,10 @@
       try { texts = block ? JSON.parse(block.textContent) : {}; } catch (e) { texts = {}; }
     }
     var text = Object.prototype.hasOwnProperty.call(texts, key) ? texts[key] : key;
-    return text.replace(/%\(([a-z_]+)\)[sd]/g, function (whole, name) {
+    return text.replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {   // one pass: a value's own % stays
+      if (whole === "%%") return "%";
       return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    }).replace(/%%/g, "%");
+    });
   };
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-print], [data-back]");

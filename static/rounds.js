@@ -18,6 +18,22 @@
 
   var timers = [];
 
+  /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
+     English when the page has no page.js or no such text (an older copy of the page). */
+  var ENGLISH = {
+    time_up: "time!",
+    table_changed: "Something changed at your table: tap here to see it.",
+    page_of: "page %(page)s of %(count)s"
+  };
+  function tr(key, params) {
+    var text = window.pageText ? window.pageText(key, params) : key;
+    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
+    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 
   function clockText(seconds) {
@@ -35,7 +51,7 @@
         node: node,
         clock: node.querySelector("[data-clock]"),
         note: node.querySelector("[data-timer-note]"),
-        after: node.getAttribute("data-after-time") || "time!",
+        after: node.getAttribute("data-after-time") || tr("time_up"),
         ends: ends,
         offset: isNaN(serverNow) ? 0 : serverNow - Date.now()   // server time minus this browser's time
       });
@@ -79,7 +95,7 @@
       p.setAttribute("role", "status");
       var a = document.createElement("a");
       a.href = window.location.pathname + "#" + id;
-      a.textContent = "Something changed at your table: tap here to see it.";
+      a.textContent = tr("table_changed");
       a.addEventListener("click", function (e) { e.preventDefault(); window.location.reload(); });
       p.appendChild(a);
       var current = document.getElementById(id);
@@ -151,7 +167,7 @@
       box.setAttribute("data-page", String(page));
       box.setAttribute("data-page-count", String(count));
       list.style.transform = page ? "translateX(" + (-lefts[page * perPage]) + "px)" : "";
-      if (label) label.textContent = count > 1 ? "page " + (page + 1) + " of " + count : "";
+      if (label) label.textContent = count > 1 ? tr("page_of", {page: page + 1, count: count}) : "";
     });
     return root;
   }

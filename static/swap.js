@@ -11,10 +11,28 @@
   var countdown = document.getElementById("swap-countdown");
   var submit = document.getElementById("swap-submit");
 
+  /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
+     English when the page has no page.js or no such text (an older copy of the page). */
+  var ENGLISH = {
+    swap_closed: "The swap window is closed.",
+    swap_refused: "The swap was refused.",
+    no_connection: "No connection; try again."
+  };
+  function tr(key, params) {
+    var text = window.pageText ? window.pageText(key, params) : key;
+    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
+    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   function closeWindow() {
     if (countdown) {
       countdown.dataset.state = "closed";
-      countdown.innerHTML = "<strong>The swap window is closed.</strong>";
+      var closed = document.createElement("strong");
+      closed.textContent = tr("swap_closed");
+      countdown.replaceChildren(closed);
     }
     if (submit) submit.disabled = true;
   }
@@ -78,10 +96,10 @@
         .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
         .then(function (res) {
           if (res.ok) { window.location.reload(); return; }
-          error.textContent = res.body.error ? res.body.error.message : "The swap was refused.";
+          error.textContent = res.body.error ? res.body.error.message : tr("swap_refused");
           error.hidden = false;
         })
-        .catch(function () { error.textContent = "No connection; try again."; error.hidden = false; });
+        .catch(function () { error.textContent = tr("no_connection"); error.hidden = false; });
     });
   }
 })();

@@ -8,6 +8,46 @@
   var data = JSON.parse(document.getElementById("tracker-data").textContent);
   var msg = document.getElementById("tracker-msg");
 
+  /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
+     English when the page has no page.js or no such text (an older copy of the page). */
+  var ENGLISH = {
+    tracker_refused: "Refused.",
+    tracker_not_saved: "No connection: the change was not saved. Try again.",
+    out_life: "out (life)",
+    out_poison: "out (poison)",
+    out_general_damage: "out (general_damage)",
+    out_conceded: "out (conceded)",
+    out_other: "out (other)",
+    out_reason: "out (%(reason)s)",
+    turn_order_ended: "Turn order: %(order)s · Game ended; result sent.",
+    turn_order_over: "Turn order: %(order)s · Game over: end it to send the result.",
+    turn_order: "Turn order: %(order)s",
+    player_archenemy: "%(name)s (archenemy)",
+    poison_count: "Poison %(poison)s/%(limit)s",
+    general_tax_counters: "%(general)s: tax {%(tax)s} (%(count)s death counters)",
+    general_tax_casts: "%(general)s: tax {%(tax)s} (%(count)s casts)",
+    cast_general: "Cast",
+    to_command_zone: "→ Command zone",
+    venture_into_room: "Venture → %(room)s",
+    take_initiative: "Initiative: %(dungeon)s",
+    venture_into_dungeon: "Venture: %(dungeon)s",
+    dungeons_completed: "Completed: %(count)s",
+    schemes_left_last: "Schemes left %(count)s; last: %(last)s",
+    schemes_left: "Schemes left %(count)s",
+    set_scheme_in_motion: "Set scheme in motion",
+    abandon_scheme: "Abandon %(scheme)s",
+    general_damage_taken: "General damage taken (%(limit)s from one general is lethal):",
+    end_game_confirm: "End the game and send the survivors as the table's result?"
+  };
+  function tr(key, params) {
+    var text = window.pageText ? window.pageText(key, params) : key;
+    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
+    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) { e.textContent = String(text); }
@@ -27,12 +67,20 @@
     return fetch(url, {method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin"})
       .then(function (r) { return r.json().then(function (j) { return {ok: r.ok, body: j}; }); })
       .then(function (res) {
-        if (!res.ok) { msg.textContent = (res.body.error && res.body.error.message) || "Refused."; return; }
+        if (!res.ok) { msg.textContent = (res.body.error && res.body.error.message) || tr("tracker_refused"); return; }
         msg.textContent = "";
         data = res.body;
         render();
       })
-      .catch(function () { msg.textContent = "No connection: the change was not saved. Try again."; });
+      .catch(function () { msg.textContent = tr("tracker_not_saved"); });
+  }
+
+  /* "out (life)": the reasons the tracker knows in the page's language, another one as it came. */
+  var OUT_REASONS = {life: "out_life", poison: "out_poison", general_damage: "out_general_damage",
+                     conceded: "out_conceded", other: "out_other"};
+  function outText(reason) {
+    return Object.prototype.hasOwnProperty.call(OUT_REASONS, reason) ? tr(OUT_REASONS[reason])
+      : tr("out_reason", {reason: reason});
   }
 
   function render() {
@@ -43,10 +91,9 @@
     var names = {};
     st.players.forEach(function (p) { names[p.id] = p.name; });
     var s = st.summary;
-    var status = "Turn order: " + st.turn_order.map(function (id) { return names[id]; }).join(" → ");
-    if (s.ended) { status += " · Game ended; result sent."; }
-    else if (s.over) { status += " · Game over: end it to send the result."; }
-    document.getElementById("tracker-status").textContent = status;
+    var order = st.turn_order.map(function (id) { return names[id]; }).join(" → ");
+    document.getElementById("tracker-status").textContent =
+      tr(s.ended ? "turn_order_ended" : (s.over ? "turn_order_over" : "turn_order"), {order: order});
 
     var box = document.getElementById("tracker-players");
     box.replaceChildren();
@@ -54,8 +101,8 @@
       var d = el("div", null, "pl" + (p.alive ? "" : " out"));
       d.id = "player-" + p.id;
       var head = el("div", null, "row");
-      head.appendChild(el("strong", p.name + (p.archenemy ? " (archenemy)" : "")));
-      if (!p.alive) { head.appendChild(el("span", "out (" + p.out_reason + ")")); }
+      head.appendChild(el("strong", p.archenemy ? tr("player_archenemy", {name: p.name}) : p.name));
+      if (!p.alive) { head.appendChild(el("span", outText(p.out_reason))); }
       d.appendChild(head);
       var life = el("div", null, "row");
       life.appendChild(button("−5", "life-minus5-" + p.id, {action: "life", player: p.id, delta: -5}));
@@ -67,14 +114,15 @@
       life.appendChild(button("+5", "life-plus5-" + p.id, {action: "life", player: p.id, delta: 5}));
       d.appendChild(life);
       var more = el("div", null, "row");
-      more.appendChild(el("span", "Poison " + p.poison + "/" + st.poison_threshold));
+      more.appendChild(el("span", tr("poison_count", {poison: p.poison, limit: st.poison_threshold})));
       more.appendChild(button("☠+1", "poison-" + p.id, {action: "poison", player: p.id, delta: 1}));
       p.generals.forEach(function (gen) {
-        more.appendChild(el("span", gen.name + ": tax {" + gen.tax + "}" +
-          (st.tax_kind === "death-counter" ? " (" + gen.counters + " death counters)" : " (" + gen.casts + " casts)")));
-        more.appendChild(button("Cast", "cast-" + p.id + "-" + gen.index,
+        more.appendChild(el("span", st.tax_kind === "death-counter"
+          ? tr("general_tax_counters", {general: gen.name, tax: gen.tax, count: gen.counters})
+          : tr("general_tax_casts", {general: gen.name, tax: gen.tax, count: gen.casts})));
+        more.appendChild(button(tr("cast_general"), "cast-" + p.id + "-" + gen.index,
           {action: "cast", owner: p.id, general: gen.index}));
-        more.appendChild(button("→ Command zone", "cz-" + p.id + "-" + gen.index,
+        more.appendChild(button(tr("to_command_zone"), "cz-" + p.id + "-" + gen.index,
           {action: "command_zone", owner: p.id, general: gen.index}));
       });
       d.appendChild(more);
@@ -82,28 +130,30 @@
       if (p.dungeon.id) {
         dg.appendChild(el("span", p.dungeon.name + ": " + p.dungeon.room_name));
         p.dungeon.next.forEach(function (room) {
-          dg.appendChild(button("Venture → " + room.name, "venture-" + p.id + "-" + room.id,
+          dg.appendChild(button(tr("venture_into_room", {room: room.name}), "venture-" + p.id + "-" + room.id,
             {action: "venture", player: p.id, room: room.id}));
         });
       } else {
         st.dungeons.forEach(function (dn) {
           if (dn.initiative_only) {
-            dg.appendChild(button("Initiative: " + dn.name, "initiative-" + p.id,
+            dg.appendChild(button(tr("take_initiative", {dungeon: dn.name}), "initiative-" + p.id,
               {action: "venture", player: p.id, initiative: true}));
           } else {
-            dg.appendChild(button("Venture: " + dn.name, "venture-" + p.id + "-" + dn.id,
+            dg.appendChild(button(tr("venture_into_dungeon", {dungeon: dn.name}), "venture-" + p.id + "-" + dn.id,
               {action: "venture", player: p.id, dungeon: dn.id}));
           }
         });
       }
-      dg.appendChild(el("span", "Completed: " + p.dungeon.completed.length));
+      dg.appendChild(el("span", tr("dungeons_completed", {count: p.dungeon.completed.length})));
       d.appendChild(dg);
       if (p.schemes) {
         var sc = el("div", null, "row");
-        sc.appendChild(el("span", "Schemes left " + p.schemes.cards_left + (p.schemes.last ? "; last: " + p.schemes.last : "")));
-        sc.appendChild(button("Set scheme in motion", "scheme-" + p.id, {action: "scheme", player: p.id}));
+        sc.appendChild(el("span", p.schemes.last
+          ? tr("schemes_left_last", {count: p.schemes.cards_left, last: p.schemes.last})
+          : tr("schemes_left", {count: p.schemes.cards_left})));
+        sc.appendChild(button(tr("set_scheme_in_motion"), "scheme-" + p.id, {action: "scheme", player: p.id}));
         p.schemes.ongoing.forEach(function (name) {
-          sc.appendChild(button("Abandon " + name, null, {action: "abandon", player: p.id, scheme: name}));
+          sc.appendChild(button(tr("abandon_scheme", {scheme: name}), null, {action: "abandon", player: p.id, scheme: name}));
         });
         d.appendChild(sc);
       }
@@ -116,7 +166,7 @@
     st.general_damage.forEach(function (g) { damage[g.victim + ":" + g.owner + ":" + g.general] = g.damage; });
     st.players.forEach(function (v) {
       var list = el("div", null, "gd-list");
-      list.appendChild(el("span", "General damage taken (" + st.general_damage_limit + " from one general is lethal):", "hint"));
+      list.appendChild(el("span", tr("general_damage_taken", {limit: st.general_damage_limit}), "hint"));
       st.players.forEach(function (o) {
         if (o.id === v.id) { return; }
         o.generals.forEach(function (gen) {
@@ -148,7 +198,7 @@
   });
   document.getElementById("tracker-undo").addEventListener("click", function () { send({action: "undo"}); });
   document.getElementById("tracker-end").addEventListener("click", function () {
-    if (window.confirm("End the game and send the survivors as the table's result?")) { send({action: "end"}); }
+    if (window.confirm(tr("end_game_confirm"))) { send({action: "end"}); }
   });
   render();
 }());

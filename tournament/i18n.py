@@ -52,8 +52,75 @@ DATA_TEXTS = frozenset((
 
 
 # What the pages' scripts (static/*.js) write themselves, keyed as they ask for them: t("key", {name: ...}).
+# Each script also keeps these English texts for its own keys (a page without page.js or without the key).
 JS_TEXTS = {
+    # static/swap.js
     "no_connection": N_("No connection; try again."),
+    "swap_closed": N_("The swap window is closed."),
+    "swap_refused": N_("The swap was refused."),
+    # static/desk.js
+    "player_id": N_("ID %(id)s"),
+    "deck_legal": N_("deck legal"),
+    "deck_missing": N_("deck missing"),
+    "deck_illegal_one": N_("deck illegal · %(count)s error"),
+    "deck_illegal_many": N_("deck illegal · %(count)s errors"),
+    "late": N_("late"),
+    "dropped": N_("Dropped"),
+    "checked_in": N_("Checked in"),
+    "not_checked_in": N_("Not checked in"),
+    "undo_check_in": N_("Undo check-in"),
+    "check_in": N_("Check in"),
+    "drop": N_("Drop"),
+    "undrop": N_("Undrop"),
+    "notes": N_("Notes"),
+    "save_notes": N_("Save notes"),
+    "notes_for": N_("Notes for %(name)s"),
+    "no_player_matches": N_("No player matches “%(query)s”."),
+    "no_players_yet": N_("No players yet."),
+    "search_failed": N_("Search failed."),
+    "desk_failed": N_("The desk could not do that (%(status)s)."),
+    "players_match_many": N_("%(count)s players match; tap the right one."),
+    "player_has_dropped": N_("%(name)s has dropped; undrop them first."),
+    "already_checked_in_name": N_("Already checked in: %(name)s"),
+    "checked_in_name": N_("Checked in: %(name)s"),
+    # static/camera.js
+    "camera_read_code": N_("Read a code: checking in…"),
+    "camera_needs_https": N_("The browser allows the camera only over HTTPS (or on this laptop itself): use a "
+                             "USB scanner, type the code, or open the desk over HTTPS."),
+    "camera_hold_qr": N_("Hold a receipt's QR code in front of the camera."),
+    "camera_failed": N_("The camera could not be opened (permission refused, or no camera)."),
+    # static/rounds.js
+    "time_up": N_("time!"),
+    "table_changed": N_("Something changed at your table: tap here to see it."),
+    "page_of": N_("page %(page)s of %(count)s"),
+    # static/tracker.js
+    "tracker_refused": N_("Refused."),
+    "tracker_not_saved": N_("No connection: the change was not saved. Try again."),
+    "turn_order": N_("Turn order: %(order)s"),
+    "turn_order_ended": N_("Turn order: %(order)s · Game ended; result sent."),
+    "turn_order_over": N_("Turn order: %(order)s · Game over: end it to send the result."),
+    "player_archenemy": N_("%(name)s (archenemy)"),
+    "out_life": N_("out (life)"),
+    "out_poison": N_("out (poison)"),
+    "out_general_damage": N_("out (general_damage)"),
+    "out_conceded": N_("out (conceded)"),
+    "out_other": N_("out (other)"),
+    "out_reason": N_("out (%(reason)s)"),
+    "poison_count": N_("Poison %(poison)s/%(limit)s"),
+    "general_tax_counters": N_("%(general)s: tax {%(tax)s} (%(count)s death counters)"),
+    "general_tax_casts": N_("%(general)s: tax {%(tax)s} (%(count)s casts)"),
+    "cast_general": N_("Cast"),
+    "to_command_zone": N_("→ Command zone"),
+    "venture_into_room": N_("Venture → %(room)s"),
+    "take_initiative": N_("Initiative: %(dungeon)s"),
+    "venture_into_dungeon": N_("Venture: %(dungeon)s"),
+    "dungeons_completed": N_("Completed: %(count)s"),
+    "schemes_left": N_("Schemes left %(count)s"),
+    "schemes_left_last": N_("Schemes left %(count)s; last: %(last)s"),
+    "set_scheme_in_motion": N_("Set scheme in motion"),
+    "abandon_scheme": N_("Abandon %(scheme)s"),
+    "general_damage_taken": N_("General damage taken (%(limit)s from one general is lethal):"),
+    "end_game_confirm": N_("End the game and send the survivors as the table's result?"),
 }
 
 
@@ -194,3 +261,29 @@ def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:
             write_mo(f, catalog, use_fuzzy=False)
         done.append(mo)
     return done
+
+
+def when_text(value, event, seconds: bool = False) -> str:
+    """A stored time on the event's clock: 2026-12-05 10:30 CET in English; in another language as Babel writes
+    its dates and times (2026/12/05 10:30 CET, 5. 12. 2026 10:30 CET)."""
+    from .timezones import local, local_text
+    if current_language() == "en":
+        return local_text(value, event, seconds)
+    moment = local(value, event)
+    if moment is None:
+        return ""
+    from flask_babel import format_date, format_time
+    return (f"{format_date(moment, 'medium', rebase=False)} "
+            f"{format_time(moment, 'medium' if seconds else 'short', rebase=False)} {moment.strftime('%Z')}")
+
+
+def clock_text(value, event) -> str:
+    """10:30:15 CET: a time of day within the event (Babel's medium time outside English)."""
+    from .timezones import clock_text as english, local
+    if current_language() == "en":
+        return english(value, event)
+    moment = local(value, event)
+    if moment is None:
+        return ""
+    from flask_babel import format_time
+    return f"{format_time(moment, 'medium', rebase=False)} {moment.strftime('%Z')}"

@@ -19,9 +19,8 @@ from ..auth.access import login_required
 from ..decks.checks import color_words
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
-from ..i18n import data_text
+from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
-from ..timezones import clock_text, local_text
 from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request,
                    refusal, refuse_into, refused_json, staff_event, staff_required, whole_number)
 from . import audit, operations as ops
@@ -119,13 +118,13 @@ def _event_in(ctx):
 @pass_context
 def when(ctx, value, seconds: bool = False) -> str:
     """A stored time on the page's event's clock ("2026-12-05 10:30 CET"); UTC where there is no event."""
-    return local_text(value, _event_in(ctx), seconds)
+    return when_text(value, _event_in(ctx), seconds)
 
 
 @pass_context
 def clock_at(ctx, value) -> str:
     """A time of day on the event's clock ("10:30:15 CET")."""
-    return clock_text(value, _event_in(ctx))
+    return i18n_clock_text(value, _event_in(ctx))
 
 
 def who(actor: str | None) -> str:
