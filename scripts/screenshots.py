@@ -179,6 +179,19 @@ def main() -> int:
                     shoot(driver, base + path, out / f"{name}-{size}.png")
             finally:
                 driver.quit()
+        for size, pages, staff in (("phone", {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket",
+                                               "swap": f"/p/{code}/swap"}, False),
+                                   ("laptop", {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1"},
+                                    True)):
+            driver = browser(*SIZES[size], mobile=size == "phone")           # the same pages in Japanese
+            try:
+                if staff:
+                    log_in(driver, base)
+                driver.get(base + "/auth/login?lang=ja")                      # the switcher: remembered
+                for name, path in pages.items():
+                    shoot(driver, base + path, out / f"{name}-ja-{size}.png")
+            finally:
+                driver.quit()
         driver = browser(*SIZES["projector"], mobile=False)
         try:
             shoot(driver, f"{base}/events/{event}/projector", out / "projector-64-players.png")

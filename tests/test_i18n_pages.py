@@ -16,7 +16,7 @@ from tournament.rounds import operations as rounds
 
 KENRITH = (Path(events.__file__).resolve().parents[1] / "data" / "demo_decks" / "kenrith.txt").read_text("utf-8")
 LANGS = ["ja", "zh_Hans", "cs"]
-_TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]+>", re.S)
+_TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<textarea.*?</textarea>|<[^>]+>", re.S)   # typed values
 
 
 def _english_texts(locale: str) -> set[str]:
@@ -27,7 +27,7 @@ def _english_texts(locale: str) -> set[str]:
     for m in catalog:
         if not m.id or isinstance(m.id, tuple) or "%(" in m.id or "<" in m.id:
             continue
-        if len(m.id) >= 16 and m.string and m.string != m.id:
+        if len(m.id) >= 16 and m.string and m.id not in m.string:       # a translation may keep the name
             out.add(m.id)
     return out
 
@@ -38,25 +38,36 @@ def _visible(html: str) -> str:
 
 @pytest.fixture
 def pages(app, db, make_event, make_player, judge, organizer, starter_cards):
-    event = make_event(name="Sobota EDH", sideboard_enabled=True)
+    """Every HTML page of a running pods event (round 1 started), its series, and the staff's own pages."""
+    from tournament.series import operations as series_ops
+    event = make_event(name="Sobota EDH", sideboard_enabled=True, scoring_profile="democratic")
     players = [make_player(event, f"Hráč {i}", decklist=KENRITH if i == 0 else None) for i in range(8)]
     for reg in players:
         events.check_in(reg, judge)
     rnd = rounds.pair_next_round(event, judge, seed=3, override_decks=True)
     rounds.publish_round(rnd, judge)
     rounds.start_round(rnd, judge)
+    series = series_ops.create_series(organizer, {"name": "Liga"})
+    series_ops.add_event(series, organizer, event.id)
     db.session.commit()
     code = players[0].access_code
-    public = [f"/p/{code}", f"/p/{code}/round", f"/p/{code}/swap", f"/events/{event.id}/standings",
-              f"/events/{event.id}/projector", "/auth/login"]
-    staff = [f"/events/{event.id}", f"/events/{event.id}/desk", f"/events/{event.id}/rounds",
-             f"/events/{event.id}/rounds/1", f"/events/{event.id}/staff", "/events", "/series", "/auth/account"]
-    return public, staff
+    table = next(t for t in rnd.tables if players[0].id in {s.registration_id for s in t.seats})
+    e, n = event.id, table.number
+    public = [f"/p/{code}", f"/p/{code}/round", f"/p/{code}/swap", f"/p/{code}/receipt", f"/p/{code}/tracker",
+              f"/events/{e}/standings", f"/events/{e}/projector", f"/events/{e}/rounds/1/projector", "/auth/login",
+              f"/series/{series.id}", f"/series/{series.id}/stats", "/"]
+    staff = [f"/events/{e}", f"/events/{e}/edit", f"/events/{e}/desk", f"/events/{e}/rounds",
+             f"/events/{e}/rounds/1", f"/events/{e}/staff", f"/events/{e}/log", f"/events/{e}/decklists",
+             f"/events/{e}/import-players", f"/events/{e}/print", f"/events/{e}/stats",
+             f"/events/{e}/rounds/1/tables/{n}/swaps", f"/events/{e}/rounds/1/tables/{n}/tracker",
+             f"/events/{e}/players/{players[0].id}/swaps", "/events", "/events/new", "/events/import", "/series",
+             "/series/import", "/auth/account"]
+    return public, staff, event
 
 
 @pytest.mark.parametrize("locale", LANGS)
 def test_pages_show_no_catalog_message_in_english(app, client, login, organizer, pages, locale):
-    public, staff = pages
+    public, staff, _event = pages
     english = _english_texts(locale)
     reader = app.test_client()
     login(organizer)
@@ -70,4 +81,25 @@ def test_pages_show_no_catalog_message_in_english(app, client, login, organizer,
         shown = sorted(m for m in english if m in text)
         if shown:
             left[url] = shown[:5]
+    assert left == {}, left
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_every_printout_shows_no_catalog_message_in_english(app, db, pages, locale):
+    from io import BytesIO
+
+    from pdfminer.high_level import extract_text
+
+    from tournament.printing.documents import DOCUMENTS
+    from tournament.printing.operations import build_document
+    _public, _staff, event = pages
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"        # the poster's and receipts' QR codes point there
+    english = _english_texts(locale)
+    left = {}
+    for slug in DOCUMENTS:
+        pdf, _name = build_document(event, slug, 1, language=locale)
+        flat = "".join(extract_text(BytesIO(pdf)).split())
+        shown = sorted(m for m in english if "".join(m.split()) in flat)
+        if shown:
+            left[slug] = shown[:5]
     assert left == {}, left

@@ -48,6 +48,8 @@ DATA_TEXTS = frozenset((
     N_("Won by general damage"), N_("Most mana spent on the general"),
     N_("Exhibition"), N_("Core"), N_("Upgraded"), N_("Optimized"),
     N_("Time called"), N_("Intentional draw"), N_("Draw by board state"),
+    N_("Creature"), N_("Planeswalker"), N_("Battle"), N_("Land"), N_("Instant"), N_("Sorcery"), N_("Artifact"),
+    N_("Enchantment"), N_("Other"),
 ))
 
 

@@ -18,7 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ..decks.rulesets import list_rulesets
 from ..scoring import default_prize_conditions
 from ..scoring.draws import end_of_round_procedures
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, data_text
 from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 
@@ -157,7 +157,7 @@ class EventForm(Form):
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.ruleset.choices = options((r.id, r.name) for r in list_rulesets())
+        self.ruleset.choices = options((r.id, data_text(r.name)) for r in list_rulesets())
         scoring = [(p, SCORING_LABELS.get(p, p)) for p in SCORING_PROFILES]
         if new:
             scoring.insert(0, ("", _("The mode's default (democratic for pods, MTR for duel)")))
