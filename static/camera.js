@@ -24,14 +24,7 @@
     camera_hold_qr: "Hold a receipt's QR code in front of the camera.",
     camera_failed: "The camera could not be opened (permission refused, or no camera)."
   };
-  function tr(key, params) {
-    var text = window.pageText ? window.pageText(key, params) : key;
-    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
-    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
-  }
+  var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
 
   var stream = null, canvas = document.createElement("canvas"), last = "", lastAt = 0;
   button.hidden = false;

@@ -45,14 +45,7 @@
     already_checked_in_name: "Already checked in: %(name)s",
     checked_in_name: "Checked in: %(name)s"
   };
-  function tr(key, params) {
-    var text = window.pageText ? window.pageText(key, params) : key;
-    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
-    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
-  }
+  var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
 
   var searchUrl = desk.getAttribute("data-search-url");
   var registrationsUrl = desk.getAttribute("data-registrations-url");

@@ -3,16 +3,30 @@
 (function () {
   "use strict";
   var texts = null;
-  window.pageText = function (key, params) {
+  function fill(text, params) {
+    return text.replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
+      if (whole === "%%") return "%";
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  }
+  function lookup(key) {
     if (texts === null) {
       var block = document.getElementById("page-texts");
       try { texts = block ? JSON.parse(block.textContent) : {}; } catch (e) { texts = {}; }
     }
-    var text = Object.prototype.hasOwnProperty.call(texts, key) ? texts[key] : key;
-    return text.replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {   // one pass: a value's own % stays
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
+    return Object.prototype.hasOwnProperty.call(texts, key) ? texts[key] : undefined;
+  }
+  window.pageText = function (key, params) {
+    var text = lookup(key);
+    return fill(text === undefined ? key : text, params);
+  };
+  /* A script's own translator: its English texts (by key) where the page has none (an older copy). */
+  window.pageTexts = function (english) {
+    return function (key, params) {
+      var text = lookup(key);
+      if (text === undefined) text = Object.prototype.hasOwnProperty.call(english, key) ? english[key] : key;
+      return fill(text, params);
+    };
   };
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-print], [data-back]");

@@ -25,14 +25,7 @@
     table_changed: "Something changed at your table: tap here to see it.",
     page_of: "page %(page)s of %(count)s"
   };
-  function tr(key, params) {
-    var text = window.pageText ? window.pageText(key, params) : key;
-    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
-    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
-  }
+  var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
 
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 

@@ -18,14 +18,7 @@
     swap_refused: "The swap was refused.",
     no_connection: "No connection; try again."
   };
-  function tr(key, params) {
-    var text = window.pageText ? window.pageText(key, params) : key;
-    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
-    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
-  }
+  var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
 
   function closeWindow() {
     if (countdown) {

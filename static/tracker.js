@@ -39,14 +39,7 @@
     general_damage_taken: "General damage taken (%(limit)s from one general is lethal):",
     end_game_confirm: "End the game and send the survivors as the table's result?"
   };
-  function tr(key, params) {
-    var text = window.pageText ? window.pageText(key, params) : key;
-    if (text !== key || !Object.prototype.hasOwnProperty.call(ENGLISH, key)) return text;
-    return ENGLISH[key].replace(/%\(([a-z_]+)\)[sd]|%%/g, function (whole, name) {
-      if (whole === "%%") return "%";
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-    });
-  }
+  var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);

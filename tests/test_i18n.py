@@ -133,3 +133,13 @@ def test_a_pdf_in_another_language_does_not_change_the_readers_language(client, 
     response = client.get(f"/events/{event.id}/print/rules.pdf?lang=cs")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
     assert "lang=" not in response.headers.get("Set-Cookie", "")
+
+
+@pytest.mark.parametrize("value", [{}, [], 3, True, "x" * 300, "<b>ja</b>"])
+def test_an_events_language_of_the_wrong_kind_is_a_400_not_a_500(db, make_event, organizer, value):
+    from tournament.events import operations as events
+    from tournament.errors import Refused
+    event = make_event(name="API event")
+    with pytest.raises(Refused) as refused:
+        events.update_event(event, organizer, {"language": value})
+    assert refused.value.status == 400 and refused.value.field == "language"

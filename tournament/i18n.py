@@ -141,6 +141,33 @@ def data_text(text):
     return text
 
 
+_UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def message_text(message) -> str:
+    """A message of a pure module in the reader's language: a Text (tournament/decks/domain.py) or what it stored
+    ({"template", "params"}, e.g. a round's `why` lines); a plain string (stored before) as it is. A message that
+    cannot be worded again in the reader's language stays English."""
+    from .decks.messages import text_of
+    try:
+        return text_of(message)
+    except _UNREADABLE:
+        return english_text(message)
+
+
+def english_text(message) -> str:
+    """The same message in English, whatever the reader's language (the API, exports, logs)."""
+    if isinstance(message, str) or message is None:
+        return "" if message is None else str(message)
+    from flask_babel import force_locale
+    from .decks.messages import text_of
+    try:
+        with force_locale("en"):
+            return text_of(message)
+    except _UNREADABLE:
+        return str(message.get("template") or "") if isinstance(message, dict) else str(message)
+
+
 def language_code(value) -> str | None:
     """'ja', 'ja-JP', 'zh-Hans', 'zh_CN', 'cs-CZ' ... -> one of LANGUAGES, or None."""
     if not isinstance(value, str) or not value or len(value) > 20:
@@ -243,6 +270,7 @@ def init_app(app) -> None:
     from .decks.messages import bracket_name, bracket_reasons, finding_text
     app.context_processor(lambda: {"LANGUAGES": LANGUAGES, "current_language": current_language,
                                    "switch_url": switch_url, "html_lang": html_lang, "finding_text": finding_text,
+                                   "message_text": message_text,
                                    "bracket_name": bracket_name, "bracket_reasons": bracket_reasons,
                                    "js_texts": js_texts})
     app.add_template_filter(data_text, "data_text")

@@ -63,7 +63,7 @@ def test_pairing_an_event_seats_by_declared_bracket_then_deck_floor(db, make_eve
     for table in rnd.tables:
         kinds = {by_id[s.registration_id] for s in table.seats}
         assert kinds in ({"Casual"}, {"Undeclared"}, {"Casual", "Undeclared"}, {"Upgraded"}), kinds
-    assert any("pods within declared brackets" in line for line in rnd.why)
+    assert any("pods within declared brackets" in line for line in rounds.why_lines(rnd))
 
 
 def test_a_bracket_that_would_need_a_pod_the_field_does_not_joins_the_next():

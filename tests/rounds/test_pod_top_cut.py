@@ -100,7 +100,7 @@ def test_a_top_7_in_a_pod_event(db, make_event, make_player, judge):
     [pod] = [t for t in cut.tables if t.kind == "pod"]
     assert [s.registration_id for s in pod.seats] == seeds[3:]           # seeds 4-7, seat 1 to seed 4
     assert [t.seats[0].registration_id for t in cut.tables if t.kind == "bye"] == seeds[:3]
-    assert any("seeds 1-3 wait" in line for line in cut.why)
+    assert any("seeds 1-3 wait" in line for line in rounds.why_lines(cut))
     rounds.publish_round(cut, judge)
     rounds.start_round(cut, judge)
     # Seed 7 and seed 5 are left when time is called: seed 5 goes on.
@@ -115,7 +115,7 @@ def test_a_top_7_in_a_pod_event(db, make_event, make_player, judge):
     assert final.stage == "top4"
     [table] = final.tables
     assert [s.registration_id for s in table.seats] == [seeds[0], seeds[1], seeds[2], seeds[4]]
-    assert any("the best seed among them" in line and "(seed 5)" in line for line in final.why)
+    assert any("the best seed among them" in line and "(seed 5)" in line for line in rounds.why_lines(final))
     rounds.publish_round(final, judge)
     rounds.start_round(final, judge)
     rounds.report_pod_result(table, [seeds[2]], [seeds[0], seeds[1], seeds[4]], user=judge)

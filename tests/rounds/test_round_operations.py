@@ -31,7 +31,7 @@ def test_pair_publish_report_confirm_and_standings(db, pods_event, judge):
     db.session.commit()
     assert rnd.status == "draft" and [t.kind for t in rnd.tables] == ["pod", "pod"]
     assert sorted(len(t.seats) for t in rnd.tables) == [4, 4]
-    assert any("4" in line for line in rnd.why)
+    assert any("4" in line for line in rounds.why_lines(rnd))
     by_id = {r.id: r for r in regs}
     table = rnd.tables[0]
     a, b, c, d = seated(table)

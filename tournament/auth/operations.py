@@ -181,10 +181,10 @@ def authenticate(name: str, password: str, address: str) -> User:
 def set_language(user: User, code) -> User:
     """A staff member's own language for every page (empty: as the page chooses: switcher, browser, event)."""
     from ..i18n import LANGUAGES
-    if code in (None, ""):
+    if code is None or code == "":
         user.language = None
         return user
-    if code not in LANGUAGES:
+    if not isinstance(code, str) or code not in LANGUAGES:
         raise Refused(_("Choose one of the languages listed."), field="language")
     user.language = code
     return user

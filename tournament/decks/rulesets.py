@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from tournament.cards.names import name_key
+from tournament.decks.domain import N_, Text
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 RULESET_DIR = DATA / "rulesets"
@@ -26,7 +27,7 @@ COMPANION_RULES = ("sideboard", "outside")
 
 
 class UnknownRuleset(LookupError):
-    """An id that names no ruleset; the message lists the valid ones."""
+    """An id that names no ruleset; the message (a Text, for the reader's language) lists the valid ones."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "Unknown ruleset."
@@ -199,8 +200,8 @@ def get_ruleset(ruleset_id) -> Ruleset:
     try:
         return rulesets[ruleset_id]
     except (KeyError, TypeError):
-        raise UnknownRuleset(f"Unknown ruleset {ruleset_id!r}. Valid rulesets: "
-                             f"{', '.join(sorted(rulesets))}.") from None
+        raise UnknownRuleset(Text(N_("Unknown ruleset %(name)s. Valid rulesets: %(valid)s."), name=repr(ruleset_id),
+                                  valid=", ".join(sorted(rulesets)))) from None
 
 
 # ---------------------------------------------------------------- banlists with event edits

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+from flask_babel import get_translations, gettext as _, lazy_pgettext, pgettext
 
 from ..extensions import db
+from ..i18n import N_
 from ..rounds.presenting import actor_text
 from .models import AuditEntry
 
@@ -11,49 +13,116 @@ IMPORTED = "imported:"       # the actor of an audit entry that came from an imp
 
 MAX_SHOWN = 500
 
-# action -> (what it is, in the filter; the sentence after the actor's name)
+
+def _n(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural message for the catalogs; ngettext picks the form where it is shown."""
+    return singular, plural
+
+
+# action -> (what it is, in the filter; the sentence after the actor's name). The labels are also the
+# filter's ?kind= values (English, as the URL has them): translated only where they are shown. A plural
+# sentence is (singular, plural), counted by PLURAL_BY[action].
 ACTIONS = {
-    "event.create": ("Event created", "created the event"),
-    "event.update": ("Settings changed", "changed the settings: {fields}"),
-    "event.copy": ("Event copied", "copied the settings of another event"),
-    "event.import": ("Event imported", "imported the event"),
-    "event.finish": ("Event finished", "finished the event"),
-    "event.staff.add": ("Staff changed", "added {staff} to the staff as {role}"),
-    "event.staff.remove": ("Staff changed", "removed {staff} from the staff"),
-    "registration.create": ("Registrations", "registered {player}{late}"),
-    "players.import": ("Registrations", "imported {count} players"),
-    "decklist.submit": ("Decklists", "submitted the decklist of {player} ({legal})"),
-    "checkin": ("Check-ins", "checked in {player}"),
-    "checkin.undo": ("Check-ins", "undid the check-in of {player}"),
-    "drop": ("Drops", "dropped {player}"),
-    "drop.undo": ("Drops", "brought {player} back into the event"),
-    "notes": ("Notes", "wrote notes on {player}"),
-    "round.pair": ("Pairings", "paired round {round}"),
-    "round.pair.unready_decks": ("Pairings", "seated players without a legal deck in round {round}: {players}"),
-    "round.swap_seats": ("Pairings", "swapped two seats in the draft of round {round}"),
-    "round.delete_draft": ("Pairings", "deleted the draft of round {round}"),
-    "round.publish": ("Rounds", "published round {round}"),
-    "round.start": ("Rounds", "started round {round}"),
-    "round.finish": ("Rounds", "finished round {round}"),
-    "round.finish_override": ("Rounds", "finished round {round}, accepting unconfirmed results"),
-    "round.pause": ("Round clock", "paused the clock of round {round}"),
-    "round.resume": ("Round clock", "resumed the clock of round {round}"),
-    "round.extend": ("Round clock", "added {minutes} minutes to round {round}"),
-    "table.extend": ("Round clock", "gave table {table} of round {round} an extension of {minutes} minutes"),
-    "result.report": ("Results", "reported the result of table {table}, round {round}"),
-    "result.dispute": ("Results", "reported a different result at table {table}, round {round}: disputed"),
-    "result.enter": ("Results", "entered the result of table {table}, round {round}"),
-    "result.correct": ("Results", "corrected the result of table {table}, round {round}"),
-    "result.confirm": ("Results", "confirmed the result of table {table}, round {round}"),
-    "vote": ("Votes", "voted at table {table}, round {round}"),
-    "swap": ("Swaps", "swapped sideboard cards at table {table}, round {round}"),
-    "swap.override": ("Swaps", "entered a sideboard swap for {player} at table {table}, round {round} "
-                               "(judge override: {override_reason})"),
-    "duel.game_start": ("Results", "started game {game} at table {table}, round {round}"),
-    "tracker.start": ("Game tracker", "started the game tracker at table {table}, round {round}"),
-    "tracker.undo": ("Game tracker", "undid a tracker tap at table {table}, round {round}"),
+    "event.create": (N_("Event created"), N_("created the event")),
+    "event.update": (N_("Settings changed"), N_("changed the settings: %(fields)s")),
+    "event.copy": (N_("Event copied"), N_("copied the settings of another event")),
+    "event.import": (N_("Event imported"), N_("imported the event")),
+    "event.finish": (N_("Event finished"), N_("finished the event")),
+    "event.staff.add": (N_("Staff changed"), N_("added %(staff)s to the staff as %(role)s")),
+    "event.staff.remove": (N_("Staff changed"), N_("removed %(staff)s from the staff")),
+    "registration.create": (N_("Registrations"), N_("registered %(player)s")),
+    "players.import": (N_("Registrations"), _n("imported %(count)s players", "imported %(count)s players")),
+    "decklist.submit": (N_("Decklists"), N_("submitted the decklist of %(player)s (not legal)")),
+    "checkin": (N_("Check-ins"), N_("checked in %(player)s")),
+    "checkin.undo": (N_("Check-ins"), N_("undid the check-in of %(player)s")),
+    "drop": (N_("Drops"), N_("dropped %(player)s")),
+    "drop.undo": (N_("Drops"), N_("brought %(player)s back into the event")),
+    "notes": (N_("Notes"), N_("wrote notes on %(player)s")),
+    "round.pair": (N_("Pairings"), N_("paired round %(round)s")),
+    "round.pair.unready_decks": (N_("Pairings"),
+                                 N_("seated players without a legal deck in round %(round)s: %(players)s")),
+    "round.swap_seats": (N_("Pairings"), N_("swapped two seats in the draft of round %(round)s")),
+    "round.delete_draft": (N_("Pairings"), N_("deleted the draft of round %(round)s")),
+    "round.publish": (N_("Rounds"), N_("published round %(round)s")),
+    "round.start": (N_("Rounds"), N_("started round %(round)s")),
+    "round.finish": (N_("Rounds"), N_("finished round %(round)s")),
+    "round.finish_override": (N_("Rounds"), N_("finished round %(round)s, accepting unconfirmed results")),
+    "round.pause": (N_("Round clock"), N_("paused the clock of round %(round)s")),
+    "round.resume": (N_("Round clock"), N_("resumed the clock of round %(round)s")),
+    "round.extend": (N_("Round clock"), _n("added %(minutes)s minutes to round %(round)s",
+                                           "added %(minutes)s minutes to round %(round)s")),
+    "table.extend": (N_("Round clock"),
+                     _n("gave table %(table)s of round %(round)s an extension of %(minutes)s minutes",
+                        "gave table %(table)s of round %(round)s an extension of %(minutes)s minutes")),
+    "result.report": (N_("Results"), N_("reported the result of table %(table)s, round %(round)s")),
+    "result.dispute": (N_("Results"),
+                       N_("reported a different result at table %(table)s, round %(round)s: disputed")),
+    "result.enter": (N_("Results"), N_("entered the result of table %(table)s, round %(round)s")),
+    "result.correct": (N_("Results"), N_("corrected the result of table %(table)s, round %(round)s")),
+    "result.confirm": (N_("Results"), N_("confirmed the result of table %(table)s, round %(round)s")),
+    "vote": (N_("Votes"), N_("voted at table %(table)s, round %(round)s")),
+    "swap": (N_("Swaps"), N_("swapped sideboard cards at table %(table)s, round %(round)s")),
+    "swap.override": (N_("Swaps"), N_("entered a sideboard swap for %(player)s at table %(table)s, round "
+                                      "%(round)s (judge override: %(override_reason)s)")),
+    "duel.game_start": (N_("Results"), N_("started game %(game)s at table %(table)s, round %(round)s")),
+    "tracker.start": (N_("Game tracker"), N_("started the game tracker at table %(table)s, round %(round)s")),
+    "tracker.undo": (N_("Game tracker"), N_("undid a tracker tap at table %(table)s, round %(round)s")),
 }
-KINDS = sorted({label for label, _ in ACTIONS.values()})
+PLURAL_BY = {"players.import": "count", "round.extend": "minutes", "table.extend": "minutes"}
+KINDS = sorted({label for label, _sentence in ACTIONS.values()})
+
+# The sentence of an entry whose details say more (a late entry, a legal deck, the role given, no fields).
+LATE_ENTRY = N_("registered %(player)s (late entry)")
+LEGAL_DECK = N_("submitted the decklist of %(player)s (legal)")
+STAFF_AS = {"judge": N_("added %(staff)s to the staff as judge"),
+            "organizer": N_("added %(staff)s to the staff as organizer")}
+NO_FIELDS = N_("changed the settings: nothing")
+
+# The event settings as "changed the settings: …" lists them (the stored field names, in words).
+SETTING_WORDS = {
+    "name": lazy_pgettext("event setting", "name"),
+    "date": lazy_pgettext("event setting", "date"),
+    "venue": lazy_pgettext("event setting", "venue"),
+    "ruleset": lazy_pgettext("event setting", "ruleset"),
+    "banlist_add": lazy_pgettext("event setting", "banlist add"),
+    "banlist_remove": lazy_pgettext("event setting", "banlist remove"),
+    "mode": lazy_pgettext("event setting", "mode"),
+    "pod_size": lazy_pgettext("event setting", "pod size"),
+    "sideboard_enabled": lazy_pgettext("event setting", "sideboard enabled"),
+    "swap_seconds": lazy_pgettext("event setting", "swap seconds"),
+    "scoring_profile": lazy_pgettext("event setting", "scoring profile"),
+    "round_minutes": lazy_pgettext("event setting", "round minutes"),
+    "decklist_deadline": lazy_pgettext("event setting", "decklist deadline"),
+    "paper_size": lazy_pgettext("event setting", "paper size"),
+    "status": lazy_pgettext("event setting", "status"),
+    "leftover_policy": lazy_pgettext("event setting", "leftover policy"),
+    "top_cut": lazy_pgettext("event setting", "top cut"),
+    "bye_points": lazy_pgettext("event setting", "bye points"),
+    "prize_conditions": lazy_pgettext("event setting", "prize conditions"),
+    "hide_votes": lazy_pgettext("event setting", "hide votes"),
+    "publish_decklists": lazy_pgettext("event setting", "publish decklists"),
+    "timezone": lazy_pgettext("event setting", "timezone"),
+    "planned_rounds": lazy_pgettext("event setting", "planned rounds"),
+    "variant": lazy_pgettext("event setting", "variant"),
+    "archenemy_win_points": lazy_pgettext("event setting", "archenemy win points"),
+    "team_win_points": lazy_pgettext("event setting", "team win points"),
+    "max_bracket": lazy_pgettext("event setting", "max bracket"),
+    "bracket_pods": lazy_pgettext("event setting", "bracket pods"),
+    "cut_seating": lazy_pgettext("event setting", "cut seating"),
+    "end_of_round": lazy_pgettext("event setting", "end of round"),
+    "end_of_round_turns": lazy_pgettext("event setting", "end of round turns"),
+    "intentional_draws": lazy_pgettext("event setting", "intentional draws"),
+    "language": lazy_pgettext("event setting", "language"),
+}
+
+# Who did it: the actor's name with its role and where the entry came from, as one phrase each.
+ACTOR_NOTES = {
+    ("organizer", False): N_("%(name)s (organizer)"),
+    ("judge", False): N_("%(name)s (judge)"),
+    ("", True): N_("%(name)s (from an imported file)"),
+    ("organizer", True): N_("%(name)s (organizer, from an imported file)"),
+    ("judge", True): N_("%(name)s (judge, from an imported file)"),
+}
 
 
 def actor_words(actor: str, names: dict[int, str]) -> str:
@@ -63,10 +132,15 @@ def actor_words(actor: str, names: dict[int, str]) -> str:
     imported = actor.startswith(IMPORTED)
     actor = actor.removeprefix(IMPORTED)
     kind = actor.partition(":")[0]
-    who = actor_text(actor, names) or "someone"
-    role = [kind] if kind in ("organizer", "judge") else []
-    notes = role + (["from an imported file"] if imported else [])
-    return f"{who} ({', '.join(notes)})" if notes else who
+    who = actor_text(actor, names) or _("someone")
+    role = kind if kind in ("organizer", "judge") else ""
+    words = ACTOR_NOTES.get((role, imported))
+    return _(words, name=who) if words else who
+
+
+def listed(items) -> str:
+    """Names or words one after another ("a, b, c"; 「a、b、c」 in Japanese and Chinese)."""
+    return pgettext("list separator", ", ").join(str(item) for item in items)
 
 
 def _listed(value) -> list:
@@ -78,24 +152,41 @@ def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _setting(field) -> str:
+    words = SETTING_WORDS.get(field) if isinstance(field, str) else None
+    return str(words) if words is not None else str(field).replace("_", " ")
+
+
 def sentence(entry: AuditEntry, names: dict[int, str]) -> str:
+    """What the entry's actor did, in the reader's language (the actor is in the log's own column)."""
     details = dict(entry.details or {})
     label, text = ACTIONS.get(entry.action, (None, None))
     if text is None:
-        return f"did {entry.action.replace('.', ' ').replace('_', ' ')}"
+        return _("did %(action)s", action=entry.action.replace(".", " ").replace("_", " "))
     player = details.get("registration") if isinstance(details.get("registration"), int) else None
+    fields = [_setting(f) for f in _listed(details.get("fields"))]
     values = {k: v for k, v in details.items() if isinstance(v, (str, int, float))}
     values.update(
-        player=names.get(player) or _text(details.get("name")) or _text(details.get("entered_for")) or "a player",
-        late=" (late entry)" if details.get("late") else "",
-        legal="legal" if details.get("legal") else "not legal",
-        fields=", ".join(str(f).replace("_", " ") for f in _listed(details.get("fields"))) or "nothing",
-        players=", ".join(p.get("name", "?") for p in _listed(details.get("players")) if isinstance(p, dict)),
+        player=names.get(player) or _text(details.get("name")) or _text(details.get("entered_for")) or _("a player"),
+        fields=listed(fields),
+        players=listed(p.get("name", "?") for p in _listed(details.get("players")) if isinstance(p, dict)),
     )
+    if entry.action == "registration.create" and details.get("late"):
+        text = LATE_ENTRY
+    elif entry.action == "decklist.submit" and details.get("legal"):
+        text = LEGAL_DECK
+    elif entry.action == "event.staff.add" and details.get("role") in STAFF_AS:
+        text = STAFF_AS[details["role"]]
+    elif entry.action == "event.update" and not fields:
+        text = NO_FIELDS
     try:
-        return text.format_map(_Missing(values))
-    except (ValueError, IndexError):
-        return label.lower()
+        if isinstance(text, tuple):
+            count = details.get(PLURAL_BY[entry.action])
+            count = count if isinstance(count, int) else 0
+            return get_translations().ngettext(*text, count) % _Missing(values)
+        return _(text) % _Missing(values)
+    except (ValueError, TypeError, KeyError):
+        return _(label).lower()
 
 
 class _Missing(dict):
@@ -130,5 +221,5 @@ def entries(event, names: dict[int, str], who: str = "", kind: str = "", table: 
 
 
 def _player_of(actor: str) -> int | None:
-    kind, _, who = (actor or "").partition(":")
+    kind, _sep, who = (actor or "").partition(":")
     return int(who) if kind == "player" and who.isdigit() else None

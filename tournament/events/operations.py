@@ -24,6 +24,7 @@ from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from .. import throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
+from ..i18n import message_text
 from ..lifecycle import changed, state_version
 from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
 from ..scoring.draws import END_OF_ROUND
@@ -240,7 +241,8 @@ def _ruleset(value) -> str:
     try:
         return get_ruleset(value).id
     except (UnknownRuleset, TypeError) as e:
-        raise Refused(str(e), field="ruleset") from None
+        raise Refused(message_text(e.args[0]) if isinstance(e, UnknownRuleset) and e.args else str(e),
+                      field="ruleset") from None
 
 
 # ----------------------------------------------------------------- events
@@ -272,9 +274,9 @@ def event_role(user: User | None, event: Event) -> str | None:
 def _language(value) -> str | None:
     """The event's default language for its public pages and printouts (None: English)."""
     from ..i18n import LANGUAGES
-    if value in (None, ""):
+    if value is None or value == "":
         return None
-    if value not in LANGUAGES:
+    if not isinstance(value, str) or value not in LANGUAGES:
         raise Refused(_("Choose one of the languages listed."), field="language")
     return value
 

@@ -335,7 +335,8 @@ def event_log(event_id):
     table = whole_number(request.args.get("table"))
     rows = audit.entries(event, names, who=who, kind=kind, table=table, player=player)
     players = sorted(names.items(), key=lambda item: name_key(item[1]))
-    return render_template("events/log.html", event=event, rows=rows, kinds=audit.KINDS, kind=kind, who=who,
+    kinds = sorted(((k, _(k)) for k in audit.KINDS), key=lambda item: item[1])   # ?kind= stays English
+    return render_template("events/log.html", event=event, rows=rows, kinds=kinds, kind=kind, who=who,
                            table=table, player=player, players=players, limit=audit.MAX_SHOWN)
 
 

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..decks.checks import ARCHENEMY_RULES, SCHEME_MAX_COPIES, SCHEME_MIN
+from ..decks.domain import N_, Text
 
 VARIANTS = ("normal", "archenemy", "rumble")
 ARCHENEMY_LIFE = ARCHENEMY_RULES["archenemy_life"]
@@ -53,13 +54,16 @@ def starting_life(players: list[int], variant: str, archenemy: int | None, defau
 
 
 def check_scheme_deck(names: list[str]) -> list[str]:
-    """Problems with a scheme deck: at least 20 schemes, at most two of a name (empty list: fine)."""
+    """Problems with a scheme deck: at least 20 schemes, at most two of a name (empty list: fine). Each is a
+    Text (the English sentence, worded in the reader's language where it is shown)."""
     problems = []
     if len(names) < SCHEME_MIN:
-        problems.append(f"The scheme deck has {len(names)} schemes; an archenemy needs at least {SCHEME_MIN}.")
+        problems.append(Text(N_("The scheme deck has %(count)s schemes; an archenemy needs at least %(min)s."),
+                             count=len(names), min=SCHEME_MIN))
     for name, n in sorted(Counter(names).items()):
         if n > SCHEME_MAX_COPIES:
-            problems.append(f"{name}: {n} copies; at most {SCHEME_MAX_COPIES} schemes may share a name.")
+            problems.append(Text(N_("%(name)s: %(count)s copies; at most %(max)s schemes may share a name."),
+                                 name=name, count=n, max=SCHEME_MAX_COPIES))
     return problems
 
 
@@ -89,7 +93,7 @@ def deal_scheme_deck(cards: list[dict], seed: int) -> SchemeDeck:
 def set_in_motion(deck: SchemeDeck) -> SchemeDeck:
     """Turn over the top scheme; a non-ongoing scheme then goes to the bottom, an ongoing one stays face up."""
     if not deck.library:
-        raise ValueError("The scheme deck is empty: every scheme is ongoing and face up.")
+        raise ValueError(Text(N_("The scheme deck is empty: every scheme is ongoing and face up.")))
     d = deck.copy()
     top = d.library.pop(0)
     d.last = top
@@ -107,4 +111,4 @@ def abandon(deck: SchemeDeck, name: str) -> SchemeDeck:
         if c["name"] == name:
             d.library.append(d.ongoing.pop(i))
             return d
-    raise ValueError(f"{str(name)[:60]} is not an ongoing scheme in motion.")
+    raise ValueError(Text(N_("%(name)s is not an ongoing scheme in motion."), name=str(name)[:60]))

@@ -13,11 +13,22 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ..decks.domain import N_, Text, TextList
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "dungeons"
 
 
 class DungeonError(ValueError):
-    """A venture the rules do not allow; the message says what to choose instead."""
+    """A venture the rules do not allow; the message says what to choose instead (a venture's refusal is a Text,
+    for the reader's language)."""
+
+
+def _either(names: list[str]) -> str:
+    """'A or B' ('A or B or C'): the rooms an arrow can lead to."""
+    text = names[0]
+    for name in names[1:]:
+        text = Text(N_("%(first)s or %(second)s"), first=text, second=name)
+    return text
 
 
 @dataclass(frozen=True)
@@ -120,35 +131,36 @@ def venture(progress: Progress, dungeon: str | None = None, room: str | None = N
         if initiative:
             choice = [d for d in dungeons.values() if d.initiative_only]
             if not choice:
-                raise DungeonError("No dungeon can be entered with the initiative.")
+                raise DungeonError(Text(N_("No dungeon can be entered with the initiative.")))
             if dungeon is not None and dungeon != choice[0].id:
-                raise DungeonError(f"Taking the initiative ventures into {choice[0].name}.")
+                raise DungeonError(Text(N_("Taking the initiative ventures into %(dungeon)s."), dungeon=choice[0].name))
             d = choice[0]
         else:
             if dungeon is None:
-                raise DungeonError("Choose a dungeon to venture into: "
-                                   + ", ".join(d.name for d in dungeons.values() if not d.initiative_only) + ".")
+                raise DungeonError(Text(N_("Choose a dungeon to venture into: %(dungeons)s."), dungeons=TextList(
+                    [d.name for d in dungeons.values() if not d.initiative_only], "comma")))
             d = dungeons.get(dungeon)
             if d is None:
-                raise DungeonError(f"There is no dungeon {str(dungeon)[:60]!r}.")
+                raise DungeonError(Text(N_("There is no dungeon %(dungeon)s."), dungeon=repr(str(dungeon)[:60])))
             if d.initiative_only:
-                raise DungeonError(f"{d.name} is entered only by taking the initiative.")
+                raise DungeonError(Text(N_("%(dungeon)s is entered only by taking the initiative."), dungeon=d.name))
         if room is not None and room != d.top:
-            raise DungeonError(f"The marker starts on {d.rooms[d.top].name}, the top room.")
+            raise DungeonError(Text(N_("The marker starts on %(room)s, the top room."), room=d.rooms[d.top].name))
         p.dungeon, p.room, p.path = d.id, d.top, [d.top]
     else:
         d = dungeons[p.dungeon]
         if dungeon is not None and dungeon != d.id:
-            raise DungeonError(f"You are in {d.name}: finish it before choosing another dungeon.")
+            raise DungeonError(Text(N_("You are in %(dungeon)s: finish it before choosing another dungeon."),
+                                    dungeon=d.name))
         here = d.rooms[p.room]
         if room is None:
             if len(here.next) > 1:
-                raise DungeonError(f"From {here.name} choose the next room: "
-                                   + " or ".join(d.rooms[n].name for n in here.next) + ".")
+                raise DungeonError(Text(N_("From %(room)s choose the next room: %(rooms)s."), room=here.name,
+                                        rooms=_either([d.rooms[n].name for n in here.next])))
             room = here.next[0]
         if room not in here.next:
-            raise DungeonError(f"From {here.name} the arrows lead to "
-                               + " or ".join(d.rooms[n].name for n in here.next) + ", not there.")
+            raise DungeonError(Text(N_("From %(room)s the arrows lead to %(rooms)s, not there."), room=here.name,
+                                    rooms=_either([d.rooms[n].name for n in here.next])))
         p.room = room
         p.path.append(room)
     entered = d.rooms[p.room]

@@ -27,6 +27,7 @@ from ..errors import Refused
 from ..events.models import TRACKER_VARIANTS, Registration
 from ..events.operations import log
 from ..extensions import db
+from ..i18n import message_text
 from ..rounds import operations as round_ops
 from ..timezones import as_utc
 from ..rounds.models import GameTable, Round
@@ -83,7 +84,8 @@ def _replay(rows: list[TrackerEvent]) -> State:
     try:
         return fold(_events(rows))
     except TrackerError as e:   # a stored log that no longer replays: say so instead of a 500
-        raise Refused(_("This table's game log cannot be replayed (%(problem)s); ask a judge.", problem=e.message),
+        raise Refused(_("This table's game log cannot be replayed (%(problem)s); ask a judge.",
+                        problem=message_text(e.message)),
                       status=409) from None
 
 
@@ -236,8 +238,8 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
                 raise Refused(_("A scheme deck is a list of {\"name\", \"ongoing\"} schemes."), field="scheme_decks")
             problems = arch.check_scheme_deck([c["name"] for c in cards])
             if problems:
-                raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name, problems=" ".join(problems)),
-                              field="scheme_decks")
+                raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name,
+                                problems=" ".join(message_text(x) for x in problems)), field="scheme_decks")
             decks[p] = arch.deal_scheme_deck(cards, seed + p).library
     setup = Setup(players=order, names={p: regs[p].name for p in seats},
                   generals={p: _generals(regs[p]) for p in seats}, life=life,
@@ -247,7 +249,7 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     try:
         state = new_state(setup)
     except TrackerError as e:
-        raise Refused(e.message, field=e.field) from None
+        raise Refused(message_text(e.message), field=e.field) from None
     payload = setup.to_json()
     payload["seed"] = seed
     now = utcnow()
@@ -278,7 +280,7 @@ def apply_action(table: GameTable, kind, payload, *, reg: Registration | None = 
     try:
         new, clean = step(state, kind, payload, actor=actor, at=_iso(now))
     except TrackerError as e:
-        raise Refused(e.message, field=e.field) from None
+        raise Refused(message_text(e.message), field=e.field) from None
     return _append(table, snap, new, kind, clean, actor, now)
 
 
@@ -316,7 +318,7 @@ def end_game(table: GameTable, *, reg: Registration | None = None, user: User | 
     try:
         state, clean = step(state, "end", {}, actor=actor, at=_iso(now))
     except TrackerError as e:
-        raise Refused(e.message) from None
+        raise Refused(message_text(e.message)) from None
     summary = state.summary()
     prizes = None
     known = {c.get("id") for c in table.round.event.prize_conditions or []}

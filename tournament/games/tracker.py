@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ..decks.domain import N_, Text
 from . import archenemy as arch
 from .dungeons import Dungeon, DungeonError, Progress, load_dungeons, venture
 
@@ -32,7 +33,8 @@ SNAPSHOT_VERSION = 1
 
 
 class TrackerError(ValueError):
-    """An action the game state or the input does not allow; the message says why."""
+    """An action the game state or the input does not allow; the message says why (a Text: the English
+    sentence, worded in the reader's language where it is shown)."""
 
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message)
@@ -241,35 +243,42 @@ def _copy_player(p: PlayerState) -> PlayerState:
 
 # ---------------------------------------------------------------- input checks
 
+def _message(error: Exception) -> str:
+    """An error's message as it was raised (a Text stays a Text, for the reader's language)."""
+    return error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+
+
 def _int(payload: dict, key: str, label: str, lo: int = -MAX_DELTA, hi: int = MAX_DELTA, default=None) -> int:
     value = payload.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TrackerError(f"{label} must be a whole number.", field=key)
+        raise TrackerError(Text(N_("%(label)s must be a whole number."), label=label), field=key)
     if not lo <= value <= hi:
-        raise TrackerError(f"{label} must be between {lo} and {hi}.", field=key)
+        raise TrackerError(Text(N_("%(label)s must be between %(lo)s and %(hi)s."), label=label, lo=lo, hi=hi),
+                           field=key)
     return value
 
 
 def _player(state: State, payload: dict, key: str = "player", alive: bool = True) -> int:
     pid = payload.get(key)
     if not isinstance(pid, int) or isinstance(pid, bool) or pid not in state.players:
-        raise TrackerError(f"Choose a player at this table ({key}).", field=key)
+        raise TrackerError(Text(N_("Choose a player at this table (%(key)s)."), key=key), field=key)
     if alive and not state.players[pid].alive:
-        raise TrackerError(f"{state.players[pid].name} has already left the game.", field=key)
+        raise TrackerError(Text(N_("%(name)s has already left the game."), name=state.players[pid].name), field=key)
     return pid
 
 
 def _general(state: State, payload: dict, owner: int) -> int:
-    idx = _int(payload, "general", "The general", 0, 10, default=0)
+    idx = _int(payload, "general", Text(N_("The general")), 0, 10, default=0)
     if idx >= len(state.players[owner].generals):
-        raise TrackerError(f"{state.players[owner].name} has no general number {idx + 1}.", field="general")
+        raise TrackerError(Text(N_("%(name)s has no general number %(number)s."), name=state.players[owner].name,
+                                number=idx + 1), field="general")
     return idx
 
 
 def _optional_str(payload: dict, key: str) -> str | None:
     value = payload.get(key)
     if value is not None and (not isinstance(value, str) or len(value) > 80):
-        raise TrackerError(f"{key} must be a short text.", field=key)
+        raise TrackerError(Text(N_("%(key)s must be a short text."), key=key), field=key)
     return value
 
 
@@ -277,13 +286,14 @@ def _optional_str(payload: dict, key: str) -> str | None:
 
 def new_state(setup: Setup) -> State:
     if len(setup.players) < 2 or len(set(setup.players)) != len(setup.players):
-        raise TrackerError("A game needs at least two different players.")
+        raise TrackerError(Text(N_("A game needs at least two different players.")))
     if setup.variant not in arch.VARIANTS:
-        raise TrackerError(f"Unknown variant {setup.variant!r}; choose one of {', '.join(arch.VARIANTS)}.")
+        raise TrackerError(Text(N_("Unknown variant %(variant)s; choose one of %(variants)s."),
+                                variant=repr(setup.variant), variants=", ".join(arch.VARIANTS)))
     if setup.variant == "archenemy" and setup.archenemy not in setup.players:
-        raise TrackerError("Choose the archenemy from the players at the table.", field="archenemy")
+        raise TrackerError(Text(N_("Choose the archenemy from the players at the table.")), field="archenemy")
     if setup.tax_kind not in ("per-cast", "death-counter"):
-        raise TrackerError(f"Unknown general tax kind {setup.tax_kind!r}.")
+        raise TrackerError(Text(N_("Unknown general tax kind %(kind)s."), kind=repr(setup.tax_kind)))
     players = {}
     for pid in setup.players:
         generals = list(setup.generals.get(pid) or ["General"])
@@ -300,25 +310,25 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
 
     The cost does not grow with the game: the copy leaves out all but the last LOG_KEEP log entries."""
     if kind not in KINDS or kind == "start":
-        raise TrackerError(f"Unknown action {str(kind)[:40]!r}.", field="action")
+        raise TrackerError(Text(N_("Unknown action %(action)s."), action=repr(str(kind)[:40])), field="action")
     if not isinstance(payload, dict):
-        raise TrackerError("An action's details must be an object.")
+        raise TrackerError(Text(N_("An action's details must be an object.")))
     if state.ended:
-        raise TrackerError("The game has ended; undo the end first to change it.")
+        raise TrackerError(Text(N_("The game has ended; undo the end first to change it.")))
     if state.over and kind != "end":
-        raise TrackerError("The game is over: end it to send the result, or undo the last change.")
+        raise TrackerError(Text(N_("The game is over: end it to send the result, or undo the last change.")))
     s = state.copy()
     clean: dict
     if kind == "life":
         pid = _player(s, payload)
-        delta = _int(payload, "delta", "The life change")
+        delta = _int(payload, "delta", Text(N_("The life change")))
         s.players[pid].life = max(-MAX_LIFE, min(MAX_LIFE, s.players[pid].life + delta))
         clean = {"player": pid, "delta": delta}
     elif kind == "general_damage":
         victim = _player(s, payload, "victim")
         owner = _player(s, payload, "owner")
         idx = _general(s, payload, owner)
-        amount = _int(payload, "amount", "General damage", 1, MAX_DELTA)
+        amount = _int(payload, "amount", Text(N_("General damage")), 1, MAX_DELTA)
         key = (victim, owner, idx)
         s.general_damage[key] = s.general_damage.get(key, 0) + amount
         s.players[victim].life -= amount
@@ -334,17 +344,17 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
         clean = {"owner": owner, "general": idx}
     elif kind == "poison":
         pid = _player(s, payload)
-        delta = _int(payload, "delta", "The poison change", -100, 100)
+        delta = _int(payload, "delta", Text(N_("The poison change")), -100, 100)
         if s.players[pid].poison + delta < 0:
-            raise TrackerError(f"{s.players[pid].name} has only {s.players[pid].poison} poison counters.",
-                               field="delta")
+            raise TrackerError(Text(N_("%(name)s has only %(poison)s poison counters."), name=s.players[pid].name,
+                                    poison=s.players[pid].poison), field="delta")
         s.players[pid].poison += delta
         clean = {"player": pid, "delta": delta}
     elif kind == "eliminate":
         pid = _player(s, payload)
         reason = payload.get("reason", "conceded")
         if reason not in ("conceded", "other"):
-            raise TrackerError("The reason must be 'conceded' or 'other'.", field="reason")
+            raise TrackerError(Text(N_("The reason must be 'conceded' or 'other'.")), field="reason")
         _eliminate(s, [(pid, reason, None)])
         clean = {"player": pid, "reason": reason}
     elif kind == "venture":
@@ -353,11 +363,11 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
         room = _optional_str(payload, "room")
         initiative = payload.get("initiative", False)
         if not isinstance(initiative, bool):
-            raise TrackerError("initiative must be true or false.", field="initiative")
+            raise TrackerError(Text(N_("initiative must be true or false.")), field="initiative")
         try:
             result = venture(s.players[pid].dungeon, dungeon, room, initiative=initiative, dungeons=dungeons)
         except DungeonError as e:
-            raise TrackerError(str(e), field="room") from None
+            raise TrackerError(_message(e), field="room") from None
         s.players[pid].dungeon = result.progress
         clean = {"player": pid, "dungeon": dungeon, "room": result.room.id, "initiative": initiative,
                  "completed": result.completed}
@@ -365,7 +375,7 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
         pid = _player(s, payload)
         deck = s.players[pid].schemes
         if deck is None:
-            raise TrackerError(f"{s.players[pid].name} has no scheme deck.", field="player")
+            raise TrackerError(Text(N_("%(name)s has no scheme deck."), name=s.players[pid].name), field="player")
         try:
             if kind == "scheme":
                 s.players[pid].schemes = arch.set_in_motion(deck)
@@ -375,7 +385,7 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
                 s.players[pid].schemes = arch.abandon(deck, name or "")
                 clean = {"player": pid, "scheme": name}
         except ValueError as e:
-            raise TrackerError(str(e), field="scheme") from None
+            raise TrackerError(_message(e), field="scheme") from None
     else:  # end
         s.ended = True
         clean = {}
@@ -422,7 +432,7 @@ def _state_based(s: State) -> None:
 def fold(events: list[Event], dungeons: dict[str, Dungeon] | None = None) -> State:
     """Replay a game's log (the first event is "start" with the setup)."""
     if not events or events[0].kind != "start":
-        raise TrackerError("A game's log begins with its start.")
+        raise TrackerError(Text(N_("A game's log begins with its start.")))
     state = new_state(Setup.from_json(events[0].payload))
     state.seq = events[0].seq
     state.log.append(events[0])
@@ -436,6 +446,6 @@ def fold(events: list[Event], dungeons: dict[str, Dungeon] | None = None) -> Sta
 def undo(events: list[Event], dungeons: dict[str, Dungeon] | None = None) -> tuple[list[Event], State]:
     """Drop the last change (never the start) and recompute the state from what is left."""
     if len(events) <= 1:
-        raise TrackerError("There is nothing to undo.")
+        raise TrackerError(Text(N_("There is nothing to undo.")))
     rest = events[:-1]
     return rest, fold(rest, dungeons)

@@ -28,7 +28,7 @@ from ..decks.parser import parse_decklist
 from ..decks.rulesets import effective_banlist, get_ruleset
 from ..errors import NotFound, Refused
 from ..events.models import Event
-from ..i18n import LANGUAGES, current_language, data_text, language_code
+from ..i18n import LANGUAGES, current_language, data_text, language_code, message_text
 from ..rounds import operations as rounds
 from ..scoring import get_profile
 from ..timezones import local, local_text
@@ -243,11 +243,15 @@ def _record_text(record: str) -> str:
 
 
 def _stage_note(event: Event, rnd) -> str:
-    """A pod top cut's stage: who waits, who plays (the round's own note in English, else from its tables)."""
+    """A pod top cut's stage: who waits, who plays (the round's own note; one stored in English only, from a round
+    paired before its notes were translatable, is worded again from the round's tables)."""
     if event.mode != "pods" or not (rnd.stage or "").startswith("top"):
         return ""
+    note = (rnd.why or [""])[0]
+    if not isinstance(note, str):
+        return message_text(note)
     if _english():
-        return (rnd.why or [""])[0]
+        return note
     pods = sum(1 for t in rnd.tables if t.kind == "pod")
     waiting = sum(len(t.seats) for t in rnd.tables if t.kind == "bye")
     players = waiting + sum(len(t.seats) for t in rnd.tables if t.kind == "pod")

@@ -21,6 +21,7 @@ from ..events.models import Decklist, Event, Registration
 from ..events.operations import actor_name, deck_overview, log, require_staff, staff_for, valid_id
 from .. import backups
 from ..extensions import db
+from ..i18n import english_text
 from ..lifecycle import after_commit
 from ..timezones import as_utc
 from ..scoring import get_profile, mtr_standings, pod_standings, prize_leaders
@@ -32,6 +33,7 @@ from .pairing.inputs import entrants_for, table_history
 from .pairing.quiet import collection_paused
 from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
 from ..decks.brackets import bracket_rules
+from ..decks.domain import N_, Text, TextList, json_value
 from ..scoring import stats
 from ..scoring.draws import DRAW_KINDS, default_draw
 
@@ -258,7 +260,7 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
     first_bye_table = len(rnd.tables) + 1
     for i, reg_id in enumerate(bye_ids):
         _add_table(rnd, first_bye_table + i, "bye", (reg_id,))
-    rnd.why = list(result.why)
+    rnd.why = why_json(result.why)
     db.session.flush()
     if event.status == "registration":
         event.status = "running"
@@ -301,7 +303,8 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
         matches = pair_top_cut(seeds, size)
         stage = f"top{size}"
     rnd = Round(event_id=event.id, number=number, seed=0, status="draft", stage=stage,
-                why=[f"Single elimination ({stage}): bracket order from the standings."])
+                why=why_json([Text(N_("Single elimination (%(stage)s): bracket order from the standings."),
+                                   stage=stage)]))
     db.session.add(rnd)
     db.session.flush()
     for m in matches:
@@ -309,6 +312,17 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     db.session.flush()
     log(event, actor_name(user), "round.pair", round=number, stage=stage)
     return rnd
+
+
+def why_json(lines) -> list:
+    """A round's `why` as stored: each line a message ({"template", "params"}), shown in the reader's language by
+    i18n.message_text (a round stored before holds plain English strings, shown as they are)."""
+    return [json_value(line) for line in lines]
+
+
+def why_lines(rnd: Round) -> list[str]:
+    """A round's `why` in English, line by line (the API, exports, tests)."""
+    return [english_text(line) for line in rnd.why or ()]
 
 
 def _cut_seeds(event: Event, previous: list[Round], rows: list[StandingRow] | None = None) -> dict[int, int]:
@@ -342,8 +356,9 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
             winner, by_seed = pod_winner(left, seed_of)
             winners.append(winner)
             if by_seed:
-                notes.append(f"Table {table.number} was drawn with several players left: the best seed among them, "
-                             f"{_name(event, winner)} (seed {seed_of[winner]}), goes on.")
+                notes.append(Text(N_("Table %(table)s was drawn with several players left: the best seed among "
+                                     "them, %(name)s (seed %(seed)s), goes on."), table=table.number,
+                                  name=_name(event, winner), seed=seed_of[winner]))
         players = advancing(winners, waiting, seed_of)
         gone = [p for p in players if db.session.get(Registration, p).dropped_at is not None]
         if gone:
@@ -360,8 +375,9 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
                             size=size), status=409)
     stage = cut_stage(players, event.cut_seating or "seed")
     rnd = Round(event_id=event.id, number=len(previous) + 1, seed=0, status="draft", stage=f"top{len(players)}",
-                why=[*stage.why, *notes, "Seeds are the standings at the cut: " + ", ".join(
-                    f"{seed_of[p]}. {_name(event, p)}" for p in players) + "."])
+                why=why_json([*stage.why, *notes, Text(N_("Seeds are the standings at the cut: %(seeds)s."),
+                                                       seeds=TextList([f"{seed_of[p]}. {_name(event, p)}"
+                                                                       for p in players], "comma"))]))
     db.session.add(rnd)
     db.session.flush()
     for pod in stage.pods:

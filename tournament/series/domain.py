@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from ..decks.domain import N_, Text
 from ..scoring.stats import NO_LIST, summary
 
 MAX_TABLE = 64
@@ -36,19 +37,23 @@ def final_places(order: Sequence[int], stages: Sequence[CutStage]) -> list[int]:
 
 
 def parse_points_table(text: str) -> list[int]:
-    """'5, 3, 2, 1' (or spaces, slashes) -> [5, 3, 2, 1]: points for 1st, 2nd, ...; ValueError says what is wrong."""
+    """'5, 3, 2, 1' (or spaces, slashes) -> [5, 3, 2, 1]: points for 1st, 2nd, ...; ValueError says what is wrong
+    (its message a Text, for the reader's language)."""
     parts = [p for p in text.replace("/", ",").replace(";", ",").replace(" ", ",").split(",") if p]
     if not parts:
-        raise ValueError("Enter the points for 1st, 2nd, 3rd … place, e.g. 5, 3, 2, 1.")
+        raise ValueError(Text(N_("Enter the points for 1st, 2nd, 3rd … place, e.g. 5, 3, 2, 1.")))
     if len(parts) > MAX_TABLE:
-        raise ValueError(f"The table has {len(parts)} places; the limit is {MAX_TABLE}.")
+        raise ValueError(Text(N_("The table has %(count)s places; the limit is %(limit)s."), count=len(parts),
+                              limit=MAX_TABLE))
     out = []
     for p in parts:
         if not p.isdigit() or len(p) > 4:
-            raise ValueError(f"“{p[:20]}” is not a whole number of points: write the table as 5, 3, 2, 1.")
+            raise ValueError(Text(N_("“%(value)s” is not a whole number of points: write the table as 5, 3, 2, 1."),
+                                  value=p[:20]))
         out.append(int(p))
     if any(b > a for a, b in zip(out, out[1:])):
-        raise ValueError("A lower place cannot score more than a higher one: write the table from 1st place down.")
+        raise ValueError(Text(N_("A lower place cannot score more than a higher one: write the table from 1st place "
+                                 "down.")))
     return out
 
 

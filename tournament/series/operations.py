@@ -21,6 +21,7 @@ from ..events.exchange import ExchangeInputError, dump_event_json, iso, load_exp
 from ..events.models import Decklist, Event, Registration
 from ..events.operations import actor_name, clean_text, get_event, log, require_staff
 from ..extensions import db
+from ..i18n import message_text
 from ..rounds import operations as rounds_ops
 from . import domain
 from .models import SERIES_SCORING, Series, SeriesEvent, SeriesPlayer, SeriesResult
@@ -72,7 +73,7 @@ def _points_table(value) -> list[int]:
     try:
         return domain.parse_points_table(value.strip())
     except ValueError as e:
-        raise Refused(str(e), field="points_table") from None
+        raise Refused(message_text(e.args[0]) if e.args else str(e), field="points_table") from None
 
 
 def _attendance(value) -> int:

@@ -24,14 +24,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..decks.checks import DeckCheck, check_deck
-from ..decks.domain import Entry, ParsedDeck
+from ..decks.domain import N_, Entry, ParsedDeck, Text, TextList
 
 MAX_PAIRS = 15                     # the largest sideboard any ruleset allows
 SIDEBOARD_ONLY_CODES = frozenset({"SIDEBOARD_SIZE", "IGNORED"})
 
 
 class SwapError(ValueError):
-    """A refused swap; `message` is worded for the player, `pair` is the 0-based pair at fault."""
+    """A refused swap; `message` is worded for the player (a Text: the English sentence, which
+    tournament.i18n.message_text words in the reader's language), `pair` is the 0-based pair at fault."""
 
     def __init__(self, message: str, pair: int | None = None, findings: list[dict] | None = None):
         super().__init__(message)
@@ -100,30 +101,41 @@ def _find(cards: dict[str, int], name: str) -> str | None:
     return next((k for k, n in cards.items() if n > 0 and k.casefold() == folded), None)
 
 
+def _pair_error(problem: Text, i: int, count: int) -> SwapError:
+    """The problem with pair i, after "Swap 2: " when the submission has several pairs."""
+    return SwapError(Text(N_("Swap %(number)s: %(problem)s"), number=i + 1, problem=problem) if count > 1 else problem,
+                     i)
+
+
 def apply_pairs(lists: DeckLists, pairs: list[Pair]) -> DeckLists:
     """The lists after the pairs, in order; SwapError for a pair the current lists cannot make."""
     if not pairs:
-        raise SwapError("Choose at least one card out and one card in.")
+        raise SwapError(Text(N_("Choose at least one card out and one card in.")))
     if len(pairs) > MAX_PAIRS:
-        raise SwapError(f"{len(pairs)} swaps at once is more than the sideboard can hold; send at most {MAX_PAIRS}.")
+        raise SwapError(Text(N_("%(count)s swaps at once is more than the sideboard can hold; send at most %(max)s."),
+                             count=len(pairs), max=MAX_PAIRS))
     main, side = dict(lists.main), dict(lists.sideboard)
     generals = {g.casefold() for g in lists.generals}
     for i, p in enumerate(pairs):
-        where = f"Swap {i + 1}: " if len(pairs) > 1 else ""
         if not p.card_out or not p.card_in:
-            raise SwapError(f"{where}name a card to take out and a card to bring in.", i)
+            raise _pair_error(Text(N_("name a card to take out and a card to bring in.")), i, len(pairs))
         if p.card_out.casefold().strip() in generals or p.card_in.casefold().strip() in generals:
-            raise SwapError(f"{where}your general cannot be swapped; it stays in the command zone.", i)
+            raise _pair_error(Text(N_("your general cannot be swapped; it stays in the command zone.")), i,
+                              len(pairs))
         out = _find(main, p.card_out)
         if out is None:
-            raise SwapError(f"{where}{p.card_out} is not in your main deck"
-                            + (" any more (an earlier swap took it out)." if _find(lists.main, p.card_out)
-                               else "; choose a card from your current main deck."), i)
+            raise _pair_error(
+                Text(N_("%(card)s is not in your main deck any more (an earlier swap took it out)."), card=p.card_out)
+                if _find(lists.main, p.card_out) else
+                Text(N_("%(card)s is not in your main deck; choose a card from your current main deck."),
+                     card=p.card_out), i, len(pairs))
         came_in = _find(side, p.card_in)
         if came_in is None:
-            raise SwapError(f"{where}{p.card_in} is not in your sideboard"
-                            + (" any more (an earlier swap brought it in)." if _find(lists.sideboard, p.card_in)
-                               else "; choose a card from your current sideboard."), i)
+            raise _pair_error(
+                Text(N_("%(card)s is not in your sideboard any more (an earlier swap brought it in)."), card=p.card_in)
+                if _find(lists.sideboard, p.card_in) else
+                Text(N_("%(card)s is not in your sideboard; choose a card from your current sideboard."),
+                     card=p.card_in), i, len(pairs))
         main[out] -= 1
         side[out] = side.get(out, 0) + 1
         side[came_in] -= 1
@@ -169,25 +181,39 @@ def validate_swaps(lists: DeckLists, pairs: list[Pair], pool, ruleset: str, banl
     assert after.main_count == lists.main_count and after.generals == lists.generals
     errors = check_lists(after, pool, ruleset, banlist_add, banlist_remove, **limits)
     if errors:
-        raise SwapError("After these swaps the deck would not be legal: "
-                        + " ".join(e["message"] for e in errors[:5])
-                        + " Nothing was swapped; choose other cards.", findings=errors)
+        raise SwapError(Text(N_("After these swaps the deck would not be legal: %(problems)s Nothing was swapped; "
+                                "choose other cards."),
+                             problems=TextList([_FindingText.of(e) for e in errors[:5]], "words")), findings=errors)
     return after
+
+
+class _FindingText(Text):
+    """A stored finding (Finding.to_json()) as a Text: its English message, worded again from its template."""
+
+    @classmethod
+    def of(cls, finding: dict) -> str:
+        if not finding.get("template"):
+            return finding["message"]          # a finding without its template stays as it was written
+        self = str.__new__(cls, finding["message"])
+        self.template, self.params, self.forms = finding["template"], finding.get("params") or {}, \
+            tuple(finding["forms"]) if finding.get("forms") else None
+        return self
 
 
 def parse_pairs(raw) -> list[Pair]:
     """[{"out": name, "in": name}, ...] -> pairs; SwapError for anything else."""
     if not isinstance(raw, list):
-        raise SwapError("Send the swaps as a list of {\"out\": card, \"in\": card} pairs.")
+        raise SwapError(Text(N_("Send the swaps as a list of {\"out\": card, \"in\": card} pairs.")))
     pairs = []
     for i, item in enumerate(raw):
         if not isinstance(item, dict):
-            raise SwapError(f"Swap {i + 1} must be an object with \"out\" and \"in\".", i)
+            raise SwapError(Text(N_("Swap %(number)s must be an object with \"out\" and \"in\"."), number=i + 1), i)
         if set(item) - {"out", "in"}:
-            raise SwapError(f"Swap {i + 1}: send only \"out\" and \"in\".", i)
+            raise SwapError(Text(N_("Swap %(number)s: send only \"out\" and \"in\"."), number=i + 1), i)
         out, into = item.get("out"), item.get("in")
         if not isinstance(out, str) or not isinstance(into, str) or not out.strip() or not into.strip() \
                 or len(out) > 200 or len(into) > 200:
-            raise SwapError(f"Swap {i + 1}: name the card out and the card in (text, at most 200 characters).", i)
+            raise SwapError(Text(N_("Swap %(number)s: name the card out and the card in (text, at most 200 "
+                                    "characters)."), number=i + 1), i)
         pairs.append(Pair(out.strip(), into.strip()))
     return pairs

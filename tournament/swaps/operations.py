@@ -40,6 +40,7 @@ from ..errors import NotFound, Refused
 from ..events.models import Registration
 from ..events.operations import actor_name, log, staff_for
 from ..extensions import db
+from ..i18n import message_text
 from ..timezones import clock_text
 from ..rounds.models import DuelGame, GameTable
 from . import domain
@@ -267,7 +268,7 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
     try:
         pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
     except SwapError as e:
-        raise Refused(e.message, field="pairs") from None
+        raise Refused(message_text(e.message), field="pairs") from None
     if not isinstance(undo, (list, tuple)) or not all(_whole(i) is not None for i in undo):
         raise Refused(_("`undo` must be a list of swap ids."), field="undo")
     undo = [_whole(i) for i in undo]
@@ -331,7 +332,7 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
                                       event.banlist_remove or (), max_bracket=event.max_bracket,
                                       brackets=app_bracket_rules())
     except SwapError as e:
-        raise Refused(e.message, status=409, field="pairs") from None
+        raise Refused(message_text(e.message), status=409, field="pairs") from None
 
     made = []
     applied = domain.apply_pairs(lists, list(reversed([Pair(s.card_in, s.card_out) for s in undone]))) \

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...decks.domain import N_, Text, _n
 from .domain import Pod
 
 POD_CUTS = (4, 7, 10, 13, 16, 40)
@@ -91,21 +92,42 @@ def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "") -> 
                    for t, pod in enumerate(snake(playing, pods)))
     why = [_stage_words(len(seeded), waiting, pods, label)]
     if seating == "choice":
-        why.append("Seats are chosen in seed order: at each table the best seed picks a seat first; the list "
-                   "shows the choosing order until staff set the seats chosen.")
+        why.append(Text(N_("Seats are chosen in seed order: at each table the best seed picks a seat first; the list "
+                           "shows the choosing order until staff set the seats chosen.")))
     else:
-        why.append("Seats by seed: at each table the best seed sits in seat 1, the next in seat 2, and so on.")
+        why.append(Text(N_("Seats by seed: at each table the best seed sits in seat 1, the next in seat 2, and so "
+                           "on.")))
     return CutStage(pods=tables, waiting=tuple(seeded[:waiting]), why=tuple(why))
 
 
 def _stage_words(players: int, waiting: int, pods: int, label: str) -> str:
-    name = label or f"top {players}"
+    """The stage in a sentence: a Text, for the reader's language (with a `label` of the caller's, English only)."""
+    if label:
+        if players == FINAL_SIZE:
+            return f"The final ({label}): the last four play one pod; its winner wins the event."
+        wait = ("nobody waits" if not waiting else
+                "seed 1 waits for the next stage" if waiting == 1 else f"seeds 1-{waiting} wait for the next stage")
+        return (f"{label.capitalize()}: {wait}; seeds {waiting + 1}-{players} play {pods} "
+                f"pod{'s' if pods != 1 else ''} (dealt by seed in a snake), whose winners join them: "
+                f"{waiting + pods} go on.")
     if players == FINAL_SIZE:
-        return f"The final ({name}): the last four play one pod; its winner wins the event."
-    wait = ("nobody waits" if not waiting else
-            f"seed 1 waits for the next stage" if waiting == 1 else f"seeds 1-{waiting} wait for the next stage")
-    return (f"{name.capitalize()}: {wait}; seeds {waiting + 1}-{players} play {pods} pod{'s' if pods != 1 else ''} "
-            f"(dealt by seed in a snake), whose winners join them: {waiting + pods} go on.")
+        return Text(N_("The final (top %(players)s): the last four play one pod; its winner wins the event."),
+                    players=players)
+    values = dict(num=pods, players=players, waiting=waiting, first=waiting + 1, next=waiting + pods)
+    if not waiting:
+        return Text(_n("Top %(players)s: nobody waits; seeds %(first)s-%(players)s play %(num)d pod (dealt by seed in "
+                       "a snake), whose winners join them: %(next)s go on.",
+                       "Top %(players)s: nobody waits; seeds %(first)s-%(players)s play %(num)d pods (dealt by seed "
+                       "in a snake), whose winners join them: %(next)s go on."), **values)
+    if waiting == 1:
+        return Text(_n("Top %(players)s: seed 1 waits for the next stage; seeds %(first)s-%(players)s play %(num)d "
+                       "pod (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                       "Top %(players)s: seed 1 waits for the next stage; seeds %(first)s-%(players)s play %(num)d "
+                       "pods (dealt by seed in a snake), whose winners join them: %(next)s go on."), **values)
+    return Text(_n("Top %(players)s: seeds 1-%(waiting)s wait for the next stage; seeds %(first)s-%(players)s play "
+                   "%(num)d pod (dealt by seed in a snake), whose winners join them: %(next)s go on.",
+                   "Top %(players)s: seeds 1-%(waiting)s wait for the next stage; seeds %(first)s-%(players)s play "
+                   "%(num)d pods (dealt by seed in a snake), whose winners join them: %(next)s go on."), **values)
 
 
 def advancing(winners: Sequence[int], waiting: Sequence[int], seed_of: dict[int, int]) -> list[int]:

@@ -67,6 +67,7 @@ import math
 import random
 from typing import Iterable, Sequence
 
+from ...decks.domain import N_, Text
 from .domain import Entrant, Pod, PodPairing
 from .sizes import plan_pod_sizes
 
@@ -84,15 +85,20 @@ def repeat_cost(times_met: int) -> int:
 
 
 def display_name(entrant: Entrant) -> str:
-    return entrant.name or f"player {entrant.id}"
+    return entrant.name or Text(N_("player %(id)s"), id=entrant.id)
+
+
+# TRANSLATORS: "the 2nd time" in a pairing note: the number, as the note's sentence wants it ("2", "2.").
+_ORDINALS = {"st": N_("%(number)sst"), "nd": N_("%(number)snd"), "rd": N_("%(number)srd"), "th": N_("%(number)sth")}
 
 
 def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th ... (a Text, for the reader's language)."""
     if 10 <= k % 100 <= 20:
         suffix = "th"
     else:
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
+    return Text(_ORDINALS[suffix], number=k)
 
 
 def format_points(points: float) -> str:
@@ -151,7 +157,7 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
     check_entrants(players)
     rng = random.Random(seed)
     sizes, n_byes, reason = plan_pod_sizes(len(players), pod_size, leftover)
-    why = [f"Round {round_number}: {reason}."]
+    why = [Text(N_("Round %(round)s: %(reason)s."), round=round_number, reason=reason)]
     fresh = round_number <= 1 or is_fresh(players)
 
     order = players[:]
@@ -164,28 +170,31 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
         byes = pick_byes(order, n_byes)
         for e in byes:
             if len(players) == 1:
-                why.append(f"{display_name(e)} gets a bye: the only player to seat.")
+                why.append(Text(N_("%(name)s gets a bye: the only player to seat."), name=display_name(e)))
                 continue
             if fresh:
-                because = "drawn at random in the first round"
+                because = Text(N_("drawn at random in the first round"))
             elif e.byes == 0:
-                because = "lowest-ranked without a bye"
+                because = Text(N_("lowest-ranked without a bye"))
             else:
-                because = (f"everybody lower already had a bye; lowest-ranked with the fewest byes "
-                           f"({e.byes} before this round)")
-            why.append(f"{display_name(e)} gets a bye: {len(players)} players, {leftover} policy; {because}.")
+                because = Text(N_("everybody lower already had a bye; lowest-ranked with the fewest byes "
+                                  "(%(byes)s before this round)"), byes=e.byes)
+            why.append(Text(N_("%(name)s gets a bye: %(players)s players, byes policy; %(because)s."),
+                            name=display_name(e), players=len(players), because=because) if leftover == "byes" else
+                       Text(N_("%(name)s gets a bye: %(players)s players, %(policy)s policy; %(because)s."),
+                            name=display_name(e), players=len(players), policy=leftover, because=because))
         bye_ids = {e.id for e in byes}
         order = [e for e in order if e.id not in bye_ids]
 
     if fresh:
         groups = _chunks(order, sizes)
         if groups:
-            why.append("Pods drawn at random from the round's seed (no results yet).")
+            why.append(Text(N_("Pods drawn at random from the round's seed (no results yet).")))
     else:
         groups, repeats = _pods_by_points(order, sizes, rng, pod_size)
         if groups:
-            why.append("Pods by points: neighbours in the standings share a table; "
-                       "repeat opponents avoided where possible.")
+            why.append(Text(N_("Pods by points: neighbours in the standings share a table; repeat opponents avoided "
+                               "where possible.")))
         why.extend(repeats)
 
     if fresh:
@@ -242,9 +251,9 @@ def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random, 
         for a, b in itertools.combinations(sorted(pod), 2):
             m = met[a].get(b, 0)
             if m:
-                repeats.append(f"{display_name(order[a])} and {display_name(order[b])} meet for the "
-                               f"{ordinal(m + 1)} time: no pairing without a repeat was found within "
-                               f"{format_points(span)} points.")
+                repeats.append(Text(N_("%(first)s and %(second)s meet for the %(nth)s time: no pairing without a "
+                                       "repeat was found within %(points)s points."), first=display_name(order[a]),
+                                    second=display_name(order[b]), nth=ordinal(m + 1), points=format_points(span)))
     return [[order[i] for i in pod] for pod in search.pods], repeats
 
 

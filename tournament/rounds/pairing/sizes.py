@@ -23,20 +23,22 @@ planned otherwise.
 """
 from __future__ import annotations
 
+from ...decks.domain import N_, Text, TextList, _n
 from .domain import LEFTOVER_POLICIES
 
 MIN_POD = 3
 MAX_POD = 8
 LARGEST_FILL_POD = 5        # "fives" never makes pods larger than this
 
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-          "eighteen", "nineteen", "twenty")
+# TRANSLATORS: a count in a pairing note ("three pods of 3"): write it as the digit where the language would.
+_WORDS = ("no", N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
+          N_("nine"), N_("ten"), N_("eleven"), N_("twelve"), N_("thirteen"), N_("fourteen"), N_("fifteen"),
+          N_("sixteen"), N_("seventeen"), N_("eighteen"), N_("nineteen"), N_("twenty"))
 
 
 def count_words(k: int) -> str:
-    """'one', 'three', ..., 'twenty', then digits."""
-    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+    """'one', 'three', ..., 'twenty', then digits (a Text, for the reader's language)."""
+    return Text(_WORDS[k]) if 0 < k < len(_WORDS) else _WORDS[0] if k == 0 else str(k)
 
 
 def plan_pod_sizes(n_players: int, pod_size: int = 4, leftover: str = "threes") -> tuple[list[int], int, str]:
@@ -46,7 +48,8 @@ def plan_pod_sizes(n_players: int, pod_size: int = 4, leftover: str = "threes") 
     filled from the top of the standings (full pods first, the other sizes
     after them, largest first), the number of byes, and a sentence that says
     why, e.g. "13 players, pods of 4: one pod of 4 and three pods of 3 (the
-    remainder is filled with tables of 3)".
+    remainder is filled with tables of 3)" (a Text: the English sentence, worded
+    again in the reader's language where it is shown).
     """
     if leftover not in LEFTOVER_POLICIES:
         raise ValueError(f"Unknown leftover policy {leftover!r}: choose one of {', '.join(LEFTOVER_POLICIES)}.")
@@ -55,52 +58,65 @@ def plan_pod_sizes(n_players: int, pod_size: int = 4, leftover: str = "threes") 
     if not isinstance(n_players, int) or n_players < 0:
         raise ValueError(f"The number of players must be a whole number of 0 or more, not {n_players!r}.")
     n, p = n_players, pod_size
-    head = f"{n} player{'s' if n != 1 else ''}, pods of {p}"
+
+    def reason(plan: str) -> Text:
+        return Text(_n("%(num)d player, pods of %(size)s: %(plan)s", "%(num)d players, pods of %(size)s: %(plan)s"),
+                    num=n, size=p, plan=plan)
+
     if n == 0:
-        return [], 0, f"{head}: nobody to seat"
+        return [], 0, reason(Text(N_("nobody to seat")))
     if n == 1:
-        return [], 1, f"{head}: a single player cannot form a pod and gets a bye"
+        return [], 1, reason(Text(N_("a single player cannot form a pod and gets a bye")))
     if n == 2:
-        return [2], 0, f"{head}: one pod of 2 (only 2 players remain)"
+        return [2], 0, reason(Text(N_("one pod of 2 (only 2 players remain)")))
     if n < p:
         sizes = [n]
-        return sizes, 0, f"{head}: {_describe(sizes)} (fewer players than a full pod)"
+        return sizes, 0, reason(Text(N_("%(pods)s (fewer players than a full pod)"), pods=_describe(sizes)))
 
     if leftover == "byes":
         full, rest = divmod(n, p)
         sizes = [p] * full
-        note = "byes policy: only full pods are made"
-        if rest:
-            note += (", the remaining player gets a bye" if rest == 1
-                     else f", the remaining {count_words(rest)} get byes")
-        return sizes, rest, f"{head}: {_describe(sizes, rest)} ({note})"
+        pods = _describe(sizes, rest)
+        if not rest:
+            plan = Text(N_("%(pods)s (byes policy: only full pods are made)"), pods=pods)
+        elif rest == 1:
+            plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining player gets a bye)"),
+                        pods=pods)
+        else:
+            plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining %(count)s get byes)"),
+                        pods=pods, count=count_words(rest))
+        return sizes, rest, reason(plan)
 
     smaller = list(range(p - 1, MIN_POD - 1, -1))          # p-1, ..., 3
     larger = [p + 1] if p + 1 <= LARGEST_FILL_POD else []
     if leftover == "threes":
         sizes = _fill(n, [p] + smaller)
         if sizes is not None:
-            return sizes, 0, f"{head}: {_describe(sizes)}{_fill_note(sizes, p, 'smaller')}"
+            return sizes, 0, reason(_fill_note(sizes, p, "smaller"))
         sizes = _fill(n, [p] + [p + 1] + smaller) or _fill(n, [p] + [p + 1, p + 2] + smaller)
         if sizes is not None:
-            return sizes, 0, (f"{head}: {_describe(sizes)} ({n} players cannot be split into "
-                              f"{_sizes_words([p] + smaller)}, so larger pods take the remainder)")
+            return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, "
+                                            "so larger pods take the remainder)"), pods=_describe(sizes), players=n,
+                                         sizes=_and_words([p] + smaller)))
     elif larger:  # fives
         sizes = _fill(n, [p] + larger)
         if sizes is not None:
-            return sizes, 0, f"{head}: {_describe(sizes)}{_fill_note(sizes, p, 'larger')}"
+            return sizes, 0, reason(_fill_note(sizes, p, "larger"))
         sizes = _fill(n, [p] + smaller)
         if sizes is not None:
-            return sizes, 0, (f"{head}: {_describe(sizes)} ({n} players cannot be split into "
-                              f"{_sizes_words([p] + larger)}, so smaller tables take the remainder)")
+            return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, "
+                                            "so smaller tables take the remainder)"), pods=_describe(sizes), players=n,
+                                         sizes=_and_words([p] + larger)))
     else:  # fives, but pods of p + 1 would be larger than LARGEST_FILL_POD
         sizes = _fill(n, [p] + smaller)
         if sizes is not None:
-            note = (f" (pods are never made larger than {LARGEST_FILL_POD}, so smaller tables take the remainder)"
-                    if any(s != p for s in sizes) else "")
-            return sizes, 0, f"{head}: {_describe(sizes)}{note}"
+            plan = (Text(N_("%(pods)s (pods are never made larger than %(largest)s, so smaller tables take the "
+                            "remainder)"), pods=_describe(sizes), largest=LARGEST_FILL_POD)
+                    if any(s != p for s in sizes) else _describe(sizes))
+            return sizes, 0, reason(plan)
     sizes = [n]
-    return sizes, 0, f"{head}: {_describe(sizes)} ({n} players cannot be split into pods of 3 or more otherwise)"
+    return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into pods of 3 or more otherwise)"),
+                                 pods=_describe(sizes), players=n))
 
 
 def _fill(n: int, sizes: list[int]) -> list[int] | None:
@@ -131,23 +147,23 @@ def _fill_counts(n: int, sizes: tuple[int, ...]) -> list[int] | None:
 
 
 def _fill_note(sizes: list[int], p: int, kind: str) -> str:
+    """The pods, with why the remainder sits where it does when not every pod is of the event's size."""
+    pods = _describe(sizes)
     others = sorted({s for s in sizes if s != p}, reverse=True)
     if not others:
-        return ""
+        return pods
     if p not in sizes:
         if kind == "smaller":
-            return f" (with a pod of {p} the others could not all sit at tables of {MIN_POD} or more)"
-        return f" (with a pod of {p} the others could not all sit at tables of {p} and {p + 1})"
-    return f" (the remainder is filled with tables of {_or_words(others)})"
+            return Text(N_("%(pods)s (with a pod of %(size)s the others could not all sit at tables of %(min)s or "
+                           "more)"), pods=pods, size=p, min=MIN_POD)
+        return Text(N_("%(pods)s (with a pod of %(size)s the others could not all sit at tables of %(size)s and "
+                       "%(larger)s)"), pods=pods, size=p, larger=p + 1)
+    return Text(N_("%(pods)s (the remainder is filled with tables of %(sizes)s)"), pods=pods, sizes=_and_words(others))
 
 
-def _sizes_words(sizes: list[int]) -> str:
-    return "tables of " + _or_words(sorted(set(sizes), reverse=True), "and")
-
-
-def _or_words(values: list[int], joiner: str = "and") -> str:
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+def _and_words(values: list[int]) -> str:
+    """'5, 4 and 3': table sizes, largest first."""
+    return TextList(sorted(set(values), reverse=True), "and")
 
 
 def _describe(sizes: list[int], byes: int = 0) -> str:
@@ -155,9 +171,10 @@ def _describe(sizes: list[int], byes: int = 0) -> str:
     parts = []
     for size in sorted(set(sizes), reverse=True):
         k = sizes.count(size)
-        parts.append(f"{count_words(k)} pod{'s' if k != 1 else ''} of {size}")
+        parts.append(Text(_n("%(count)s pod of %(size)s", "%(count)s pods of %(size)s"), num=k, count=count_words(k),
+                          size=size))
     if byes:
-        parts.append(f"{count_words(byes)} bye{'s' if byes != 1 else ''}")
+        parts.append(Text(_n("%(count)s bye", "%(count)s byes"), num=byes, count=count_words(byes)))
     if not parts:
-        return "no pods"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return Text(N_("no pods"))
+    return parts[0] if len(parts) == 1 else TextList(parts, "and")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
+from ...decks.domain import N_, Text
 from .domain import Entrant, Match, SwissPairing
 from .pods import check_entrants, display_name, format_points, is_fresh, ordinal, standing_key
 
@@ -43,25 +44,28 @@ def pair_swiss(entrants: Iterable[Entrant], *, seed: int | str, round_number: in
     order = players[:]
     rng.shuffle(order)
     ranked = sorted(order, key=standing_key)                 # stable: ties in seeded random order
-    why: list[str] = [f"Round {round_number}: {len(players)} players, 1v1 Swiss."]
+    why: list[str] = [Text(N_("Round %(round)s: %(players)s players, 1v1 Swiss."), round=round_number,
+                           players=len(players))]
 
     bye: Entrant | None = None
     if len(order) % 2:
         position = {e.id: i for i, e in enumerate(ranked)}
         bye = min(order, key=lambda e: (e.byes, -position[e.id]))
         if fresh:
-            because = "drawn at random in the first round"
+            because = Text(N_("drawn at random in the first round"))
         elif bye.byes == 0:
-            because = "lowest-ranked player without a bye"
+            because = Text(N_("lowest-ranked player without a bye"))
         else:
-            because = f"everybody lower already had a bye; lowest-ranked with the fewest byes ({bye.byes} before)"
-        why.append(f"{display_name(bye)} gets the bye (a 2-0 match win): odd number of players; {because}.")
+            because = Text(N_("everybody lower already had a bye; lowest-ranked with the fewest byes (%(byes)s "
+                              "before)"), byes=bye.byes)
+        why.append(Text(N_("%(name)s gets the bye (a 2-0 match win): odd number of players; %(because)s."),
+                        name=display_name(bye), because=because))
         order = [e for e in order if e.id != bye.id]
         ranked = [e for e in ranked if e.id != bye.id]
 
     if fresh:
         pairs = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
-        why.append("Pairs drawn at random from the round's seed (no results yet).")
+        why.append(Text(N_("Pairs drawn at random from the round's seed (no results yet).")))
     else:
         order.sort(key=lambda e: -e.points)                  # point groups from the top, random within
         pairs, notes = _pair_by_points(order, ranked)
@@ -119,17 +123,19 @@ def _pair_by_points(order: list[Entrant], ranked: list[Entrant]) -> tuple[list[t
             m = met[a].get(b, 0)
             if m:
                 lo, hi = sorted((a, b), key=lambda i: rank_pos[i])
-                notes.append(f"{display_name(order[lo])} and {display_name(order[hi])} meet for the "
-                             f"{ordinal(m + 1)} time: "
-                             + ("no pairing without a rematch exists." if proved
-                                else "no pairing without a rematch was found."))
+                names = dict(first=display_name(order[lo]), second=display_name(order[hi]), nth=ordinal(m + 1))
+                notes.append(Text(N_("%(first)s and %(second)s meet for the %(nth)s time: no pairing without a "
+                                     "rematch exists."), **names) if proved else
+                             Text(N_("%(first)s and %(second)s meet for the %(nth)s time: no pairing without a "
+                                     "rematch was found."), **names))
 
     for a, b in pairs:
         pa, pb = order[a].points, order[b].points
         if pa != pb:
             hi, lo = (a, b) if pa > pb else (b, a)
-            notes.append(f"{display_name(order[hi])} ({format_points(order[hi].points)} points) is paired down "
-                         f"to play {display_name(order[lo])} ({format_points(order[lo].points)} points).")
+            notes.append(Text(N_("%(high)s (%(high_points)s points) is paired down to play %(low)s (%(low_points)s "
+                                 "points)."), high=display_name(order[hi]), high_points=format_points(order[hi].points),
+                              low=display_name(order[lo]), low_points=format_points(order[lo].points)))
     return [(order[a], order[b]) for a, b in pairs], notes
 
 
