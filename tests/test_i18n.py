@@ -143,3 +143,14 @@ def test_an_events_language_of_the_wrong_kind_is_a_400_not_a_500(db, make_event,
     with pytest.raises(Refused) as refused:
         events.update_event(event, organizer, {"language": value})
     assert refused.value.status == 400 and refused.value.field == "language"
+
+
+@pytest.mark.parametrize("lang, points, share", [("en", "3.3333", "45.7"), ("cs", "3,3333", "45,7"),
+                                                 ("ja", "3.3333", "45.7")])
+def test_numbers_on_pages_are_written_as_each_language_writes_them(app, lang, points, share):
+    from flask import render_template_string
+    with app.test_request_context(f"/?lang={lang}"):
+        text = render_template_string('{% from "rounds/_macros.html" import number, percent %}'
+                                      '{{ number(3.33333) }}|{{ number(4.0) }}|{{ percent(0.4567) }}|'
+                                      '{{ 50.0|decimal(1, true) }}')
+    assert text == f"{points}|4|{share}&nbsp;%|{'50,0' if lang == 'cs' else '50.0'}"

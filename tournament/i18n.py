@@ -274,6 +274,8 @@ def init_app(app) -> None:
                                    "bracket_name": bracket_name, "bracket_reasons": bracket_reasons,
                                    "js_texts": js_texts})
     app.add_template_filter(data_text, "data_text")
+    app.add_template_filter(decimal_text, "decimal")
+    app.add_template_filter(percent_text, "percent")
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:
@@ -317,3 +319,27 @@ def clock_text(value, event) -> str:
         return ""
     from flask_babel import format_time
     return f"{format_time(moment, 'medium', rebase=False)} {moment.strftime('%Z')}"
+
+
+def decimal_text(value, digits: int = 4, fixed: bool = False) -> str:
+    """A number as the reader's language writes it: 3.333 in English, 3,333 in Czech; whole numbers bare unless
+    `fixed` (always `digits` decimals: 50.0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "" if value is None else str(value)
+    if value == round(value) and not fixed:
+        return str(int(value))
+    if current_language() == "en":
+        text = f"{value:.{digits}f}"
+        return text if fixed else text.rstrip("0").rstrip(".")
+    from flask_babel import format_decimal
+    return format_decimal(round(value, digits), format="0." + ("0" if fixed else "#") * digits)
+
+
+def percent_text(value) -> str:
+    """A share (0.457) as a percentage with one decimal: 45.7 in English, 45,7 in Czech (the % sign is the page's)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return ""
+    if current_language() == "en":
+        return f"{value * 100:.1f}"
+    from flask_babel import format_decimal
+    return format_decimal(round(value * 100, 1), format="0.0")
