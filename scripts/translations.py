@@ -22,7 +22,7 @@ from babel.messages.catalog import Catalog  # noqa: E402
 from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 
-from tournament.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs  # noqa: E402
+from tournament.i18n import LANGUAGES, TRANSLATIONS, compile_catalogs, data_messages  # noqa: E402
 
 LOCALES = [code for code in LANGUAGES if code != "en"]
 METHODS = [("tournament/**.py", "python"), ("templates/**.html", "jinja2")]
@@ -39,6 +39,8 @@ def extract() -> Catalog:
                              if pattern.startswith(sub)], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
                 strip_comment_tags=True):
             template.add(message, None, [(f"{sub}/{filename}", lineno)], auto_comments=comments, context=context)
+    for filename, message in data_messages():          # the texts of tournament/data/ that pages show
+        template.add(message, None, [(f"tournament/data/{filename}", 0)])
     return template
 
 

@@ -154,3 +154,19 @@ def test_numbers_on_pages_are_written_as_each_language_writes_them(app, lang, po
                                       '{{ number(3.33333) }}|{{ number(4.0) }}|{{ percent(0.4567) }}|'
                                       '{{ 50.0|decimal(1, true) }}')
     assert text == f"{points}|4|{share}&nbsp;%|{'50,0' if lang == 'cs' else '50.0'}"
+
+
+def test_only_the_data_files_own_texts_are_translated(app):
+    """A text the data says (a ruleset's name, a draw kind, draws.json's end-of-round text with its {turns}) is
+    worded in the reader's language; the same words typed by an organizer elsewhere are not data and stay."""
+    import json as _json
+    from tournament.i18n import data_text, js_texts
+    with app.test_request_context("/?lang=ja"):
+        assert data_text("EDH (2010 rules)") != "EDH (2010 rules)"
+        procedure = _json.loads((REPO / "tournament" / "data" / "draws.json").read_text("utf-8"))["end_of_round"]
+        text = data_text(procedure["extra_turns"]["text"], turns=3)
+        assert "3" in text and "{turns}" not in text and text != procedure["extra_turns"]["text"].format(turns=3)
+        assert data_text("Save") == "Save" and data_text("Most mana, {x}", x=1) == "Most mana, 1"
+        assert _json.loads(str(js_texts()))["no_connection"] != "No connection; try again."
+    with app.test_request_context("/?lang=en"):
+        assert data_text(procedure["extra_turns"]["text"], turns=3) == procedure["extra_turns"]["text"].format(turns=3)

@@ -7,6 +7,8 @@ language (its public pages and printouts), else English. Catalogs live in `tourn
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 
 from flask import g, has_request_context, request
@@ -25,32 +27,54 @@ def N_(text: str) -> str:
     return text
 
 
-# The texts of tournament/data/ files (ruleset, scoring and prize names and descriptions, bracket names, draw
-# kinds) that pages and printouts show in the reader's language when the data says exactly this; a text the
-# organizer or a changed file wrote shows as written.
-DATA_TEXTS = frozenset((
-    N_("EDH (2010 rules)"), N_("EDH (Czech rules)"), N_("1v1 EDH (Chinese rules)"), N_("Commander (today's rules)"),
-    N_("seed 000: Japanese EDH rules, 2009-2010"), N_("seed 001: Czech EDH rules"),
-    N_("seed 002: Chinese 1v1 EDH rules"), N_("today's Commander rules"),
-    N_("Survival"), N_("Democratic victory"), N_("cEDH (win / draw)"), N_("Magic Tournament Rules (1v1 Swiss)"),
-    N_("Each game, every player who is still alive at the end (or when time is called) scores 2 points. Nothing "
-       "else scores; there are no votes."),
-    N_("Each game, every player who is still alive at the end (or when time is called) scores 2 points. After the "
-       "game every player votes for the one other player at the table who made the game most fun; each vote "
-       "received is worth 1 point. Prizes go by points."),
-    N_("A game with exactly one player left alive is a win for that player: 5 points; the others at the table "
-       "lose and score 0. A game that ends with two or more players alive (time was called) or with nobody alive "
-       "is a draw: every player at the table scores 1 point, including those eliminated earlier."),
-    N_("Each 1v1 match is best of three. The player who wins more games wins the match (2-0, 2-1, or 1-0 when "
-       "time is called); equal game wins is a draw (1-1, 0-0, 1-1-1). A match win scores 3 match points, a draw "
-       "1, a loss 0. A bye is a match win 2-0."),
-    N_("Most combat damage dealt in one turn"), N_("Most mana in the mana pool at once"),
-    N_("Won by general damage"), N_("Most mana spent on the general"),
-    N_("Exhibition"), N_("Core"), N_("Upgraded"), N_("Optimized"),
-    N_("Time called"), N_("Intentional draw"), N_("Draw by board state"),
-    N_("Creature"), N_("Planeswalker"), N_("Battle"), N_("Land"), N_("Instant"), N_("Sorcery"), N_("Artifact"),
-    N_("Enchantment"), N_("Other"),
-))
+# The texts of tournament/data/ files that pages and printouts show: (file pattern, path of keys; "*" is every
+# item). scripts/translations.py extracts them for the catalogs (their `{name}` as `%(name)s`), and data_text()
+# translates a text only when the data says exactly it: what an organizer typed shows as typed.
+DATA = Path(__file__).resolve().parent / "data"
+DATA_PATHS = (
+    ("rulesets/*.json", ("name",)), ("rulesets/*.json", ("source",)),
+    ("scoring/*.json", ("name",)), ("scoring/*.json", ("description",)), ("scoring/*.json", ("time_called",)),
+    ("scoring/prize_conditions.json", ("conditions", "*", "name")),
+    ("brackets/brackets.json", ("brackets", "*", "name")),
+    ("draws.json", ("kinds", "*", "name")), ("draws.json", ("end_of_round", "*", "text")),
+    ("standings/tiebreakers.json", ("tiebreakers", "*")),
+)
+# Card types are the game's words, not data: the deck check and the decklist printout name them.
+CARD_TYPES = (N_("Creature"), N_("Planeswalker"), N_("Battle"), N_("Land"), N_("Instant"), N_("Sorcery"),
+              N_("Artifact"), N_("Enchantment"), N_("Other"))
+
+
+def _walk(node, path):
+    if not path:
+        if isinstance(node, str):
+            yield node
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":
+        for item in (node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()):
+            yield from _walk(item, rest)
+    elif isinstance(node, dict) and head in node:
+        yield from _walk(node[head], rest)
+
+
+def data_messages(root: Path = DATA) -> list[tuple[str, str]]:
+    """(file, msgid) for every text DATA_PATHS names, `{name}` written `%(name)s`."""
+    import json
+    out = []
+    for pattern, path in DATA_PATHS:
+        for file in sorted(root.glob(pattern)):
+            for text in _walk(json.loads(file.read_text(encoding="utf-8")), path):
+                out.append((str(file.relative_to(root)), _placeholders(text)))
+    return out
+
+
+def _placeholders(text: str) -> str:
+    return re.sub(r"\{([a-z_]+)\}", r"%(\1)s", text.replace("%", "%%")) if "{" in text else text
+
+
+@lru_cache(maxsize=1)
+def _data_texts() -> frozenset[str]:
+    return frozenset(msgid for _file, msgid in data_messages()) | frozenset(CARD_TYPES)
 
 
 # What the pages' scripts (static/*.js) write themselves, keyed as they ask for them: t("key", {name: ...}).
@@ -126,19 +150,34 @@ JS_TEXTS = {
 }
 
 
-def js_texts() -> dict[str, str]:
-    """JS_TEXTS in the reader's language, for the page's scripts (a JSON block in base.html)."""
-    from flask_babel import gettext
-    return {key: gettext(text) for key, text in JS_TEXTS.items()}
-
-
-def data_text(text):
-    """A data file's text in the reader's language when the data says exactly one of DATA_TEXTS; anything an
-    organizer typed (or a changed file) as written."""
-    if isinstance(text, str) and text in DATA_TEXTS:
+def js_texts() -> str:
+    """JS_TEXTS in the reader's language as JSON, for the page's scripts (base.html's #page-texts block): made
+    once per language, not on every page a phone polls."""
+    language = current_language()
+    cached = _JS_JSON.get(language)
+    if cached is None:
+        import json
         from flask_babel import gettext
-        return gettext(text)
-    return text
+        from markupsafe import Markup
+        text = json.dumps({key: gettext(value) for key, value in JS_TEXTS.items()}, ensure_ascii=False)
+        cached = _JS_JSON[language] = Markup(text.replace("<", "\\u003c").replace(">", "\\u003e")
+                                             .replace("&", "\\u0026"))
+    return cached
+
+
+_JS_JSON: dict[str, str] = {}
+
+
+def data_text(text, **values):
+    """A data file's text in the reader's language, its `{name}` values filled in, when the data says exactly
+    it (see DATA_PATHS); anything else as written."""
+    if not isinstance(text, str):
+        return text
+    message = _placeholders(text) if values else text
+    if message not in _data_texts():
+        return text.format(**values) if values else text
+    from flask_babel import gettext
+    return gettext(message, **values)
 
 
 _UNREADABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError)

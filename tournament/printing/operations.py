@@ -21,7 +21,8 @@ from babel.lists import format_list
 from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal, format_time, get_locale, gettext as _, ngettext
 
 from ..decks.brackets import bracket_rules
-from ..scoring.draws import DEFAULT_TURNS, draw_kinds, end_of_round_text
+from ..rounds.presenting import end_of_round_text as time_called_text
+from ..scoring.draws import draw_kinds
 from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
 from ..decks.messages import finding_text
 from ..decks.parser import parse_decklist
@@ -47,17 +48,6 @@ MULLIGAN = N_("Mulligan: the partial Paris mulligan. Each player draws 7. In tur
 WRONG_COLOUR = N_("Mana of a colour outside your general's colour identity: an effect that would make such mana "
                   "makes colourless mana instead.")
 
-# What the players do when time is called (tournament/data/draws.json, its {turns} as %(turns)s).
-END_OF_ROUND = {
-    "finish_turn": N_("Time! Finish the current turn, then stop: everyone still alive survives, and the game is a "
-                      "draw. Report the result now."),
-    "extra_turns": N_("Time! The active player finishes the turn, then %(turns)s more turns are played in turn "
-                      "order; a game still going after them is a draw. Report the result then."),
-    "turn_limit": N_("A game still going at the end of turn %(turns)s (counted from the first player's first "
-                     "turn) is a draw; at time, finish the current turn. Report the result then."),
-    "draw_at_time": N_("Time! The game stops at once: everyone still alive survives, and the game is a draw. "
-                       "Report the result now."),
-}
 TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
 FORMAT_NAMES = {"vintage": lazy_pgettext("card format", "Vintage"),
                 "commander": lazy_pgettext("card format", "Commander")}
@@ -608,18 +598,6 @@ def _scoring_rules(event: Event) -> tuple[str, list[str]]:
     return _known(profile.name), out
 
 
-def _end_of_round_text(event: Event) -> str:
-    """What the players do when time is called, in the document's language when the data's text is the one
-    END_OF_ROUND has."""
-    english = end_of_round_text(event.end_of_round, event.end_of_round_turns)
-    procedure = event.end_of_round if event.end_of_round in END_OF_ROUND else "finish_turn"
-    turns = event.end_of_round_turns or DEFAULT_TURNS
-    message = END_OF_ROUND[procedure]
-    if _english() or message % {"turns": turns} != english:
-        return english
-    return _(message, turns=turns)
-
-
 def _draw_rules(event: Event, profile) -> list[str]:
     """When time is called, and how a drawn game is read and scored (tournament/data/draws.json)."""
     kinds = draw_kinds()
@@ -639,7 +617,7 @@ def _draw_rules(event: Event, profile) -> list[str]:
     else:
         draws = _("A game with nobody or two or more players left is a draw, reported as %(kinds)s.",
                   kinds=_sep().join(names))
-    return [_end_of_round_text(event), draws,
+    return [time_called_text(event), draws,
             _("Intentional draws are allowed.") if allowed
             else _("Intentional draws are not allowed: play the game out.")]
 

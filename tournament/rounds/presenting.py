@@ -12,37 +12,10 @@ from flask_babel import gettext as _, ngettext
 
 from ..scoring.draws import DEFAULT_TURNS, draw_name, end_of_round_procedures
 from ..scoring import UnknownScoringProfile, get_profile
+from ..i18n import N_, data_text
 from ..timezones import as_utc
 from . import operations as ops
 
-
-def N_(message: str) -> str:
-    """Marks a text of the data files (tournament/data/) for the catalogs; it is translated where it is shown."""
-    return message
-
-
-# The data files' texts as the catalogs know them (the data stays the English source; `{turns}` is `%(turns)s`).
-DATA_TEXTS = (
-    # draws.json: what the players do when time is called
-    N_("Time! Finish the current turn, then stop: everyone still alive survives, and the game is a draw. "
-       "Report the result now."),
-    N_("Time! The active player finishes the turn, then %(turns)s more turns are played in turn order; a game "
-       "still going after them is a draw. Report the result then."),
-    N_("A game still going at the end of turn %(turns)s (counted from the first player's first turn) is a draw; "
-       "at time, finish the current turn. Report the result then."),
-    N_("Time! The game stops at once: everyone still alive survives, and the game is a draw. Report the result "
-       "now."),
-    # scoring/*.json: `time_called`
-    N_("Time! Finish the current turn, then stop: everyone still alive survives. Report the result now."),
-    N_("Time! The active player finishes this turn, then five more turns are played (Magic Tournament Rules 2.5). "
-       "A game still going after them is a draw. Report the games."),
-    # standings/tiebreakers.json
-    N_("Opponents' points: the average points of the players you met, one count per meeting."),
-    N_("Votes: how many times players at your tables voted for you."),
-    N_("Opponents' match-win percentage: the average match-win rate of your opponents, each at least 33 %."),
-    N_("Game-win percentage: the share of your games you won (a draw is a third), at least 33 %."),
-    N_("Opponents' game-win percentage: the average game-win rate of your opponents, each at least 33 %."),
-)
 
 # How a reported version names its kind of draw (draws.json's names, lower case).
 DRAWN_WORDS = {"time": N_("time called"), "intentional": N_("intentional draw"), "board": N_("draw by board state")}
@@ -127,14 +100,6 @@ def timer_info(rnd, table=None) -> dict:
             "after_time": end_of_round_text(rnd.event) if rnd is not None else "",
             "text": clock_text(remaining) if remaining is not None else clock_text(60 * (rnd.event.round_minutes
                                                                                       if rnd else 0))}
-
-
-def data_text(text: str, **values) -> str:
-    """A text of the data files in the reader's language (DATA_TEXTS), its `{name}` values filled in."""
-    message = text.replace("%", "%%") if values else text
-    for name in values:
-        message = message.replace("{" + name + "}", f"%({name})s")
-    return _(message, **values)
 
 
 def end_of_round_text(event) -> str:
