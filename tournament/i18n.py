@@ -207,15 +207,17 @@ def english_text(message) -> str:
         return str(message.get("template") or "") if isinstance(message, dict) else str(message)
 
 
+_TRADITIONAL = ("zh_hant", "zh_tw", "zh_hk", "zh_mo")
+
+
 def language_code(value) -> str | None:
     """'ja', 'ja-JP', 'zh-Hans', 'zh_CN', 'cs-CZ' ... -> one of LANGUAGES, or None."""
     if not isinstance(value, str) or not value or len(value) > 20:
         return None
     key = value.strip().replace("-", "_").lower()
-    if key in _ALIASES:
-        return _ALIASES[key]
-    return _ALIASES.get(key.split("_")[0]) if not key.startswith("zh_hant") and not key.startswith("zh_tw") \
-        and not key.startswith("zh_hk") else None
+    if key.startswith(_TRADITIONAL):
+        return None                      # Traditional Chinese readers are not served Simplified
+    return _ALIASES.get(key) or _ALIASES.get(key.split("_")[0])
 
 
 def browser_language() -> str | None:

@@ -8,8 +8,6 @@ refusal, with its message and status.
 from __future__ import annotations
 
 from flask_babel import gettext as _, lazy_gettext as _l
-from flask_babel.speaklater import LazyString
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
@@ -18,6 +16,7 @@ from ..errors import Refused
 from ..i18n import data_text
 from ..scoring.draws import draw_kinds
 
+from ..events.forms import Form as _Form
 from ..events.operations import MAX_ID
 MAX_PRIZE_VALUE = 1_000_000_000
 NOT_PLAYED = ""
@@ -103,18 +102,6 @@ class GameField(SelectField):
 
 
 OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
-
-
-class _Form(FlaskForm):
-    """A form whose errors are text once it is validated: a lazily translated message (the class-level
-    validators') is read then, in the language of the request, so pages and JSON can join the errors."""
-
-    def validate(self, extra_validators=None):
-        valid = super().validate(extra_validators)
-        for f in self._fields.values():
-            if isinstance(f.errors, list):
-                f.errors = [str(e) if isinstance(e, LazyString) else e for e in f.errors]
-        return valid
 
 
 def _hidden_number(label) -> IntegerField:
