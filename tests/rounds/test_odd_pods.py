@@ -15,18 +15,36 @@ from tournament.rounds.pairing.pods import odd_cost
 from tournament.rounds.pairing.simulate import simulate
 
 
-def least_possible_max(players: int, rounds: int, pod_size: int = 4) -> int:
+def least_possible_max(players: int, rounds: int, pod_size: int = 4, leftover: str = "threes") -> int:
     """Every player at odd pods as evenly as the seats allow."""
-    sizes, _, _ = plan_pod_sizes(players, pod_size, "threes")
+    sizes, _, _ = plan_pod_sizes(players, pod_size, leftover)
     return math.ceil(rounds * sum(s for s in sizes if s != pod_size) / players)
 
 
-@pytest.mark.parametrize("players, rounds", [(13, 3), (17, 4), (23, 4), (50, 6), (103, 5)])
+@pytest.mark.parametrize("players, rounds", [(13, 3), (17, 4), (21, 4), (23, 4), (29, 5), (37, 5), (50, 6),
+                                             (103, 5)])
 @pytest.mark.parametrize("seed", [1, 2, 12])
 def test_nobody_sits_at_odd_pods_more_often_than_the_seats_force(players, rounds, seed):
     report = simulate(players, rounds, seed=seed)
     assert report.small_pod_max == least_possible_max(players, rounds)
     assert report.repeat_pairs == 0
+
+
+@pytest.mark.parametrize("players, rounds", [(26, 4), (50, 6), (103, 5)])
+@pytest.mark.parametrize("seed", [1, 2, 12])
+def test_5_pods_go_round_as_evenly_as_the_seats_allow(players, rounds, seed):
+    # Before the fair share capped the cost, the cheap third time kept 5-pods with the same players:
+    # 26 x 4 and 50 x 6 sat somebody at a 5-pod three times where twice was enough.
+    report = simulate(players, rounds, seed=seed, leftover="fives")
+    assert report.small_pod_max == least_possible_max(players, rounds, leftover="fives")
+    assert report.repeat_pairs == 0
+
+
+def test_with_13_players_at_5_pods_nobody_sits_at_one_in_every_round():
+    # 5 + 4 + 4 over three rounds: 15 seats at the 5-pod for 13 players, so some sit there twice and nobody
+    # needs to three times (was: one player in all three). Repeat meetings are forced here: three pods cannot
+    # feed a 5-pod without two who met.
+    assert simulate(13, 3, seed=12, leftover="fives").small_pod_max == 2
 
 
 @pytest.mark.parametrize("seed", range(1, 6))
@@ -53,3 +71,9 @@ def test_the_3_pod_goes_to_players_who_had_none_when_no_repeat_forbids_it():
 
 def test_the_cost_of_a_second_odd_pod_is_the_highest_step_then_it_doubles():
     assert [odd_cost(t) for t in range(6)] == [0, 10, 6, 20, 40, 80]
+
+
+def test_going_over_the_fair_share_costs_more_than_any_seat_within_it():
+    assert [odd_cost(t, fair=2) for t in range(4)] == [0, 10, 30, 60]
+    assert [odd_cost(t, fair=3) for t in range(5)] == [0, 10, 6, 30, 60]
+    assert [odd_cost(t, fair=5) for t in range(6)] == [0, 10, 6, 20, 40, 120]

@@ -31,7 +31,10 @@ Algorithm (later rounds):
    among pods of 4, or the 5s) costs, per player who sat at one t times
    before, `odd_cost(t)`: 0, then 10 for a second time, 6 for a third, then
    doubling (20, 40, ...), so as few players as possible sit at one twice and
-   nobody round after round; its players who already had one are swapped,
+   nobody round after round; going over the fair share (the field's odd seats
+   after this round over its players, rounded up) costs three times the
+   dearest seat within it, so nobody sits at one more often than the seats
+   force; its players who already had one are swapped,
    without adding a repeat, for players of regular pods who had fewer,
    nearest first. This cost ranks after repeats and before seat-1 pressure
    and points, and the later steps never raise it.
@@ -110,11 +113,18 @@ def standing_key(entrant: Entrant) -> tuple:
     return (-entrant.points, entrant.rank if entrant.rank > 0 else math.inf)
 
 
-def odd_cost(times: int) -> int:
+def odd_cost(times: int, fair: int | None = None) -> int:
     """Cost of seating at a pod of another size than the event's (a 3-pod among 4s) a player who sat at one
     `times` times already. The first is free; the second makes them a player who had it twice, the step
     organizers notice, so it costs most; a third costs less than making someone else's second, and from
-    the fourth on the cost doubles, so nobody is left at the small tables round after round."""
+    the fourth on the cost doubles, so nobody is left at the small tables round after round.
+
+    `fair`: the fair share of odd seats after this round (the field's odd seats so far and this round's,
+    over its players, rounded up). Going over it costs three times the dearest seat within it, so a swap
+    always takes a player over it out for one within it: nobody sits at odd pods more often than the seats
+    force (5-pods among 26 players: twice, not three times), and within it the fewest sit at one twice."""
+    if fair is not None and times >= fair:
+        return 3 * max(odd_cost(fair - 1), 10) * 2 ** (times - fair)
     if times <= 0:
         return 0
     if times == 1:
@@ -237,7 +247,9 @@ def _pods_by_points(order: list[Entrant], sizes: list[int], rng: random.Random, 
     seat1 = [e.seats[0] if e.seats else 0 for e in order]
 
     pods = _chunks(list(range(n)), sizes)
-    odd = [odd_cost(e.odd_pods) for e in order]
+    odd_seats = sum(size for size in sizes if size != pod_size)
+    fair = math.ceil((sum(e.odd_pods for e in order) + odd_seats) / n) if n else 0
+    odd = [odd_cost(e.odd_pods, fair) for e in order]
     search = _Search(pods, pts, met, seat1, odd, pod_size)
     search.repair_repeats()
     search.spread_odd_pods()        # never adds a repeat
