@@ -335,3 +335,44 @@ def test_series_stats_sum_the_events_and_stay_private_until_published(app, clien
     assert sum(s["games"] for s in stats["seats"]) == sum(len(t.seats) for e in played
                                                           for t in rounds.scored_tables(e) if t.kind == "pod")
     assert 'id="meta"' in text and "stats-partial" not in text
+
+
+def _form_values(page: str, form_id: str) -> dict[str, str]:
+    """The values a browser would send back from the form `form_id` as rendered, unchanged."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        inside, values, select = False, {}, None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "form":
+                self.inside = a.get("id") == form_id
+            elif self.inside and tag == "input" and a.get("name"):
+                self.values[a["name"]] = a.get("value", "")
+            elif self.inside and tag == "select":
+                self.select = a.get("name")
+            elif self.inside and tag == "option" and self.select and ("selected" in a or self.select not in self.values):
+                self.values[self.select] = a.get("value", "")
+
+        def handle_endtag(self, tag):
+            if tag == "form":
+                self.inside = False
+            elif tag == "select":
+                self.select = None
+
+    reader = Reader()
+    reader.feed(page)
+    return reader.values
+
+
+def test_the_settings_save_unchanged_as_the_page_shows_them(client, db, league, organizer, login):
+    series, _ = league
+    login(organizer)
+    page = client.get(f"/series/{series.id}").get_data(as_text=True)
+    values = _form_values(page, "series-form")
+    assert values["points_table"] == "5, 3, 2, 1"
+    response = client.post(f"/series/{series.id}/settings", data=values)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.refresh(series)
+    assert series.points_table == TABLE and series.name == values["name"]

@@ -46,8 +46,9 @@ def _series_page(series, status=200, error=None, settings_form=None, add_form=No
     user = g.get("user")
     manage = ops.may_manage_series(user, series)
     if manage:
-        settings_form = settings_form or SeriesForm(formdata=None, obj=series,
-                                                   points_table=", ".join(map(str, series.points_table or [])))
+        if settings_form is None:
+            settings_form = SeriesForm(formdata=None, obj=series)
+            settings_form.points_table.data = ", ".join(map(str, series.points_table or []))   # obj's list wins otherwise
         add_form = add_form or AddEventForm(formdata=None)
         add_form.event_id.choices = options((e.id, e.name + (f" ({e.date.isoformat()})" if e.date else ""))
                                             for e in ops.events_to_add(series, user))
