@@ -64,7 +64,10 @@ def local(value: datetime | str | None, event) -> datetime | None:
         return None
     if isinstance(value, str):
         value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return as_utc(value).astimezone(zone_of(event))
+    try:
+        return as_utc(value).astimezone(zone_of(event))
+    except OverflowError:           # a time at the calendar's edge stored before deadlines had a range: shown in UTC
+        return as_utc(value)
 
 
 def local_text(value, event, seconds: bool = False) -> str:

@@ -59,3 +59,21 @@ def test_printouts_are_stamped_on_the_events_clock(db, make_round, judge):
     pdf, _name = printing.build_document(event, "pairings-by-table", 1, now=now)
     from tests.printing.pdf_helpers import pdf_text
     assert "Printed 2026-05-02 03:30 JST" in pdf_text(pdf)
+
+
+def test_a_deadline_at_the_calendars_edge_is_refused_and_one_stored_before_still_shows(
+        app, client, db, make_event, make_player, organizer, login):
+    login(organizer)
+    event = make_event(timezone="Asia/Tokyo")
+    response = client.post(f"/events/{event.id}/edit", data=settings(timezone="Asia/Tokyo",
+                                                                      decklist_deadline="9999-12-31T23:59"))
+    assert response.status_code == 400
+    assert "between the years 2000 and 2999" in response.get_data(as_text=True)
+    # stored by an earlier version that took any year: the event's pages still open, the time shown in UTC
+    db.session.execute(Event.__table__.update().where(Event.id == event.id).values(
+        decklist_deadline=datetime(9999, 12, 31, 23, 0, tzinfo=timezone.utc)))
+    db.session.commit()
+    player = make_player(event, "Aoi")
+    for url in (f"/events/{event.id}", f"/events/{event.id}/edit", f"/events/{event.id}/register",
+                f"/p/{player.access_code}"):
+        assert client.get(url).status_code == 200, url

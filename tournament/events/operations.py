@@ -117,6 +117,9 @@ def _date(value, field: str) -> Date | None:
         raise Refused(_("The date must look like 2026-12-05."), field=field) from None
 
 
+DEADLINE_YEARS = (2000, 2999)
+
+
 def _deadline(value, field: str) -> datetime | None:
     if value is None:
         return None
@@ -129,9 +132,14 @@ def _deadline(value, field: str) -> datetime | None:
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     try:
-        return value.astimezone(timezone.utc)
+        value = value.astimezone(timezone.utc)
     except OverflowError:
-        raise Refused(_("The decklist deadline is out of range."), field=field) from None
+        value = None
+    if value is None or not DEADLINE_YEARS[0] <= value.year <= DEADLINE_YEARS[1]:
+        # a year like 9999 is a typo, and it would not fit the event's clock once shifted into its time zone
+        raise Refused(_("The decklist deadline must fall between the years %(first)s and %(last)s.",
+                        first=DEADLINE_YEARS[0], last=DEADLINE_YEARS[1]), field=field)
+    return value
 
 
 def _names(value, field: str, label: str) -> list[str]:
