@@ -875,3 +875,23 @@ def test_the_statistics_page_and_the_export(client, db, make_event, make_player,
     event.publish_decklists = True
     db.session.commit()
     assert anyone.get(f"/events/{event.id}/stats").status_code == 200
+
+
+def test_standings_ranks_run_on_over_players_who_never_played_and_the_printout_agrees(app, db, make_round,
+                                                                                       make_event, make_player):
+    import re
+    from tournament.printing import operations as printing
+    from tests.printing.pdf_helpers import pdf_text
+    event = make_event(name="No-show night")
+    absent = [make_player(event, f"Absent {i}") for i in range(4)]          # registered, never checked in
+    event, _rnd, regs = make_round(players=8, seed=3, event=event)          # round 1 on, nobody has points yet
+    page = page_of(app.test_client().get(f"/events/{event.id}/standings"))
+    ranks = [int(r) for r in re.findall(r'<tr id="standing-\d+"[^>]*>\s*<td>(\d+)</td>', page)]
+    assert ranks == list(range(1, 9))
+    web_order = [int(p) for p in re.findall(r'<tr id="standing-(\d+)"', page)]
+    assert set(web_order) == {r.id for r in regs} and not {a.id for a in absent} & set(web_order)
+    names = {r.id: r.name for r in regs}
+    text = pdf_text(printing.build_document(event, "standings", 1)[0])
+    for rank, player in enumerate(web_order, 1):
+        assert f"{rank} {names[player]}" in text
+    assert "Absent" not in text

@@ -21,7 +21,7 @@ from babel.lists import format_list
 from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal, format_time, get_locale, gettext as _, ngettext
 
 from ..decks.brackets import bracket_rules
-from ..rounds.presenting import end_of_round_text as time_called_text
+from ..rounds.presenting import column_name, end_of_round_text as time_called_text
 from ..scoring.draws import draw_kinds
 from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
 from ..decks.messages import finding_text
@@ -48,7 +48,6 @@ MULLIGAN = N_("Mulligan: the partial Paris mulligan. Each player draws 7. In tur
 WRONG_COLOUR = N_("Mana of a colour outside your general's colour identity: an effect that would make such mana "
                   "makes colourless mana instead.")
 
-TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
 FORMAT_NAMES = {"vintage": lazy_pgettext("card format", "Vintage"),
                 "commander": lazy_pgettext("card format", "Commander")}
 COLOUR_NAMES = {"white": N_("white"), "blue": N_("blue"), "black": N_("black"), "red": N_("red"),
@@ -284,18 +283,19 @@ def slips_data(event: Event, rnd, now=None) -> d.SlipsData:
 
 
 def _standing_rows(event: Event, after: int | None):
+    """The players who played, ranked among themselves as the standings page ranks them."""
     tables = None
     if after is not None:
         tables = [t for t in rounds._load_tables(event, finished_only=True) if t.round.number <= after]
-    return rounds.standings(event, tables)
+    return rounds.shown_standings(event, tables, through=after)[0]
 
 
 def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.StandingsData:
     rows = _standing_rows(event, after)
     profile = _profile(event)
     columns = tuple(rows[0].tiebreakers.keys()) if rows else ()
-    votes = rounds.event_uses_votes(event)
-    names = tuple(_(TIEBREAKER_NAMES[c]) if c in TIEBREAKER_NAMES else c for c in columns)
+    votes = rounds.event_uses_votes(event) and "votes" not in columns     # a votes tiebreaker is their column already
+    names = tuple(column_name(c) for c in columns)
     return d.StandingsData(
         _info(event, rnd, now), _known(getattr(profile, "name", event.scoring_profile)), columns, votes,
         tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), _record_text(r.record), r.votes)
@@ -577,7 +577,11 @@ def _swap_rule(rs, event: Event) -> str:
              "general cannot be swapped. Cards left outside may be fetched by 'wish' cards only.", **values)
 
 
+TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
+
+
 def _tiebreaker_name(name: str) -> str:
+    """A tiebreaker in the rules sheet's sentence (lower case: "OPP, then votes, then random")."""
     return _(TIEBREAKER_NAMES[name]) if name in TIEBREAKER_NAMES else name
 
 

@@ -6,6 +6,8 @@ stores what they decide.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import secrets
 from collections import Counter
 from datetime import timedelta
@@ -165,11 +167,24 @@ def players_to_seat(event: Event) -> list[Registration]:
     return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
 
 
-def ever_seated(event: Event) -> set[int]:
-    """Players seated in a published round (a table or a bye): the others never played."""
-    return set(db.session.execute(
-        sa.select(Seat.registration_id).distinct().join(Round, Round.id == Seat.round_id)
-        .where(Round.event_id == event.id, Round.status != "draft")).scalars())
+def ever_seated(event: Event, through: int | None = None) -> set[int]:
+    """Players seated in a published round (a table or a bye), up to round `through`: the others never played."""
+    query = (sa.select(Seat.registration_id).distinct().join(Round, Round.id == Seat.round_id)
+             .where(Round.event_id == event.id, Round.status != "draft"))
+    if through is not None:
+        query = query.where(Round.number <= through)
+    return set(db.session.execute(query).scalars())
+
+
+def shown_standings(event: Event, tables: list[GameTable] | None = None, through: int | None = None
+                    ) -> tuple[list[StandingRow], list[StandingRow]]:
+    """The standings as pages and printouts show them: the players seated in a published round, ranked 1..n among
+    themselves (a registered player who never sat down does not take a place), and those who never played."""
+    rows = standings(event, tables)
+    seated = ever_seated(event, through)
+    played = [dataclasses.replace(r, rank=rank)
+              for rank, r in enumerate((r for r in rows if r.player in seated), 1)]
+    return played, [r for r in rows if r.player not in seated]
 
 
 def unready_decks(event: Event) -> list[tuple[Registration, str]]:

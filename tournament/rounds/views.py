@@ -372,12 +372,11 @@ def standings_page(event_id):
         raise NotFound(_("The standings are shown once the first round is published."))
     names = _names(event)
     tables = ops.scored_tables(event)       # once, for the standings and the prize leaders
-    rows = ops.standings(event, tables)
-    columns = list(rows[0].tiebreakers.keys()) if rows else []
-    seated = ops.ever_seated(event)
+    rows, unplayed = ops.shown_standings(event, tables)
+    every = rows or unplayed
+    columns = list(every[0].tiebreakers.keys()) if every else []
     return render_template("rounds/standings.html", event=event, names=names, columns=columns,
-                           rows=[r for r in rows if r.player in seated],
-                           unplayed=[r for r in rows if r.player not in seated],
+                           rows=rows, unplayed=unplayed,
                            dropped={r.id for r in event.registrations if r.dropped_at is not None},
                            tiebreakers={c: tiebreaker_words().get(c, "") for c in columns},
                            votes=ops.event_uses_votes(event) and "votes" not in columns,
