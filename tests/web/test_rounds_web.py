@@ -598,6 +598,25 @@ def test_standings_show_prize_leaders(client, db, pods, judge, login):
     assert "Prize leaders" in page_of(client.get(f"/events/{event.id}/rounds"))
 
 
+
+def test_a_dispute_over_a_prize_claim_shows_what_each_version_claims(client, db, pods, judge, login):
+    from tournament.rounds import operations as rounds
+    event, regs = pods
+    rnd = published_round(client, login, judge, event, db)
+    act(client, event, "start")
+    table = round_of(db, event).tables[0]
+    a, b = (by_id(regs)[i] for i in seats_of(table)[:2])
+    condition = event.prize_conditions[0]
+    rounds.report_pod_result(table, [a.id], [], reg=a)
+    rounds.report_pod_result(table, [a.id], [], {condition["id"]: {"holder": b.id, "value": 1.5}}, reg=b)
+    db.session.commit()
+    assert table.result_state == "disputed"
+    page = page_of(client.get(f"/events/{event.id}/rounds/1"))
+    versions = page.split(f'id="versions-{table.number}"', 1)[1].split("</div>", 1)[0]
+    claim = f"{escape(condition['name'])}: {escape(b.name)} (1.5)"
+    assert versions.count(str(claim)) == 1, versions
+
+
 # ----------------------------------------------------------------- 1v1
 
 def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, judge, login):

@@ -144,11 +144,12 @@ def table_view(table, names: dict[int, str]) -> dict:
 
 def result_view(table, names: dict[int, str]) -> dict:
     """Who confirmed the current result, and every reported version (a dispute shows them side by side)."""
+    prizes = {c["id"]: c["name"] for c in table.round.event.prize_conditions or []}
     return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
             "entered_by": actor_text(table.result_by, names),
             "disputed": table.result_state == "disputed",
             "versions": [{"revision": r.revision, "by": actor_text(r.actor, names), "at": r.at, "staff": r.staff,
-                          "text": version_text(table.kind, r.result or {}, names),
+                          "text": version_text(table.kind, r.result or {}, names, prizes),
                           "current": r.revision == table.result_revision} for r in table.reports]}
 
 
@@ -164,8 +165,10 @@ def actor_text(actor: str | None, names: dict[int, str], staff_as: str | None = 
     return staff_as or who or actor
 
 
-def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
-    """One reported version in words: "survived: A, B; drawn (intentional draw)" or "games: A, draw"."""
+def version_text(kind: str, result: dict, names: dict[int, str], prizes: dict[str, str] | None = None) -> str:
+    """One reported version in words: "survived: A, B; drawn (intentional draw); Most damage: C (12)" or
+    "games: A, draw". Everything a version can differ in is said, so a judge sees what a dispute is about.
+    `prizes`: the event's prize conditions, id -> name."""
     if not result:
         return _("(not recorded)")
     if kind == "match":
@@ -179,6 +182,12 @@ def version_text(kind: str, result: dict, names: dict[int, str]) -> str:
     if kind_name:
         words = DRAWN_WORDS.get(result["draw"])
         parts.append(_("drawn (%(kind)s)", kind=_(words) if words else kind_name.lower()))
+    if result.get("archenemy"):
+        parts.append(_("archenemy: %(name)s", name=names.get(result["archenemy"], "?")))
+    for condition, (holder, value) in sorted((result.get("prizes") or {}).items()):
+        name = (prizes or {}).get(condition, condition)
+        parts.append(_("%(prize)s: %(holder)s (%(value)s)", prize=data_text(name), holder=names.get(holder, "?"),
+                       value="%g" % value if isinstance(value, (int, float)) else value))
     return "; ".join(parts)
 
 
