@@ -353,6 +353,7 @@ EVENT_FIELDS_BAD = [
     ({"name": "x" * MB}, "name", "the limit is 200"),
     ({"name": {"a": [[[{"b": None}]]]}}, "name", "must be text"),
     ({"name": "tab\tin name"}, "name", "control characters"),
+    ({"name": "\u200b\u2060 "}, "name", "required"),                      # only invisible characters
     ({"venue": ["x"]}, "venue", "must be text"),
     ({"ruleset": ["edh-2010"]}, "ruleset", "Unknown ruleset"),
     ({"ruleset": "modern"}, "ruleset", "Unknown ruleset"),

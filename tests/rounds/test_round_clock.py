@@ -92,6 +92,9 @@ def test_the_round_page_pauses_adds_time_and_extends_a_table(client, db, running
     for bad in ("", "abc", "99999", "<b>5</b>"):
         response = client.post(f"{base}/clock", data={"action": "extend", "minutes": bad})
         assert response.status_code == 400 and "whole number" in response.get_data(as_text=True), bad
+    for out_of_range in ("1000000", "-99999", "0"):                     # a number: told the allowed range
+        response = client.post(f"{base}/clock", data={"action": "extend", "minutes": out_of_range})
+        assert response.status_code == 400 and "minutes from 1 to" in response.get_data(as_text=True), out_of_range
     assert client.post(f"{base}/clock", data={"action": "explode"}).status_code == 400
     number = rnd.tables[0].number
     assert client.post(f"{base}/tables/{number}/extension", data={"minutes": "4"}).status_code == 302

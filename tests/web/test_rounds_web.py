@@ -502,15 +502,15 @@ def test_staff_results_missing_list_correction_and_finish(client, public, db, po
 
 
 def test_staff_form_refusals_store_nothing(client, db, pods, judge, login):
-    event, _regs = pods
+    event, regs = pods
     rnd = published_round(client, login, judge, event, db)
     t1, t2 = rnd.tables[0], rnd.tables[1]
     a, b = seats_of(t1)[:2]
     stranger = seats_of(t2)[0]
     before = counts(db)
     cases = [
-        (dict(survivors=[stranger]), 400, f"is not at table {t1.number}"),
-        (dict(survivors=[999999]), 400, f"player 999999 is not at table {t1.number}"),
+        (dict(survivors=[stranger]), 400, f"player {escape(by_id(regs)[stranger].name)} is not at table {t1.number}"),
+        (dict(survivors=[999999]), 400, f"player #999999 is not at table {t1.number}"),
         (dict(survivors=["abc"]), 400, "Choose a player from the list."),
         (dict(survivors=[a], votes={a: a}), 400, "not yourself"),
         (dict(survivors=[a], votes={a: stranger}), 400, "must be at this table"),

@@ -61,6 +61,9 @@ def actor_name(user: User | None) -> str:
 
 # ----------------------------------------------------------------- text checks
 
+_INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
+
+
 def clean_text(value, field: str, label: str, max_len: int, required: bool = False) -> str:
     """Trimmed single-line text in any script; control characters and oversize input refused."""
     if value is None:
@@ -68,6 +71,8 @@ def clean_text(value, field: str, label: str, max_len: int, required: bool = Fal
     if not isinstance(value, str):
         raise Refused(_("%(label)s must be text.", label=label), field=field)
     value = unicodedata.normalize("NFC", value.strip())
+    if not any(unicodedata.category(ch) not in _INVISIBLE for ch in value):
+        value = ""                      # only zero-width or format characters: nothing anyone could read
     if required and not value:
         raise Refused(_("%(label)s is required.", label=label), field=field)
     if len(value) > max_len:

@@ -825,7 +825,9 @@ def _clean_ids(values, table: GameTable, field: str, label: str) -> list[int]:
     seated = set(_seated_ids(table))
     stray = [v for v in values if v not in seated]
     if stray:
-        raise Refused(_("%(label)s: player %(player)s is not at table %(table)s.", label=label, player=stray[0],
+        other = db.session.get(Registration, stray[0])
+        who = other.name if other is not None and other.event_id == table.round.event_id else f"#{stray[0]}"
+        raise Refused(_("%(label)s: player %(player)s is not at table %(table)s.", label=label, player=who,
                         table=table.number), field=field)
     if len(set(values)) != len(values):
         raise Refused(_("%(label)s lists a player twice.", label=label), field=field)

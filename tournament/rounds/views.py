@@ -15,7 +15,7 @@ from ..events import operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
 from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, refusal, refuse_into, required_number,
-                   staff_event, staff_required, start_over)
+                   staff_event, staff_required, start_over, whole_number)
 from . import operations as ops
 from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
                          table_view, timer_info, tiebreaker_words)
@@ -213,8 +213,12 @@ def publish(event_id, number):
 
 
 def _whole_minutes():
-    """The minutes field as a number for the operation, which says what is allowed; junk is a refusal."""
-    return required_number("minutes", _("Enter the minutes as a whole number, like 5."), digits=4)
+    """The minutes field as a number for the operation, which says what is allowed (so 1000000 or -5 are told
+    the range); what is not a number at all is a refusal here."""
+    raw = (request.form.get("minutes") or "").strip()
+    if raw.startswith("-") and whole_number(raw[1:], digits=12) is not None:
+        return -whole_number(raw[1:], digits=12)
+    return required_number("minutes", _("Enter the minutes as a whole number, like 5."), digits=12)
 
 
 CLOCK_ACTIONS = {
