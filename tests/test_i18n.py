@@ -170,3 +170,23 @@ def test_only_the_data_files_own_texts_are_translated(app):
         assert _json.loads(str(js_texts()))["no_connection"] != "No connection; try again."
     with app.test_request_context("/?lang=en"):
         assert data_text(procedure["extra_turns"]["text"], turns=3) == procedure["extra_turns"]["text"].format(turns=3)
+
+
+def test_an_app_started_from_a_fresh_checkout_compiles_its_catalogs(tmp_path):
+    """No .mo is committed: an app started without scripts/run (flask run, waitress-serve) compiles them."""
+    import shutil
+
+    from tournament import create_app
+    from tournament.config import TestingConfig
+    from tournament.i18n import TRANSLATIONS
+    copy = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, copy, ignore=shutil.ignore_patterns("*.mo"))
+
+    class Config(TestingConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
+        INSTANCE_PATH = str(tmp_path / "instance")
+        BABEL_TRANSLATION_DIRECTORIES = str(copy)
+    create_app(Config)
+    compiled = sorted(p.parent.parent.name for p in copy.glob("*/LC_MESSAGES/messages.mo"))
+    assert compiled == sorted(code for code in LANGUAGES if code != "en")
+    assert not list(copy.glob("**/*.tmp"))

@@ -103,3 +103,24 @@ def test_every_printout_shows_no_catalog_message_in_english(app, db, pages, loca
         if shown:
             left[slug] = shown[:5]
     assert left == {}, left
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_short_words_are_translated_too(app, client, login, organizer, pages, locale):
+    """Words too short for the catalog scan: the deck's colour identity and the end-of-round choices."""
+    public, _staff, event = pages
+    headers = {"Accept-Language": locale.replace("_", "-")}
+    player = _visible(app.test_client().get(public[0], headers=headers).get_data(as_text=True))
+    assert "(WUBRG)" in player and "white" not in player and "green" not in player
+    login(organizer)
+    form = _visible(client.get(f"/events/{event.id}/edit", headers=headers).get_data(as_text=True))
+    for english in ("Finish the turn", "A few more turns", "Turn limit", "Draw at time"):
+        assert english not in form
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_an_error_page_is_in_the_readers_language(app, locale):
+    response = app.test_client().get("/events/999999/standings", headers={"Accept-Language": locale.replace("_", "-")})
+    text = _visible(response.get_data(as_text=True))
+    assert response.status_code == 404
+    assert "Not found" not in text and "Go back" not in text and "Home" not in text

@@ -7,6 +7,8 @@ language (its public pages and printouts), else English. Catalogs live in `tourn
 """
 from __future__ import annotations
 
+import os
+
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -37,6 +39,7 @@ DATA_PATHS = (
     ("scoring/prize_conditions.json", ("conditions", "*", "name")),
     ("brackets/brackets.json", ("brackets", "*", "name")),
     ("draws.json", ("kinds", "*", "name")), ("draws.json", ("end_of_round", "*", "text")),
+    ("draws.json", ("end_of_round", "*", "name")),
     ("standings/tiebreakers.json", ("tiebreakers", "*")),
 )
 # Card types are the game's words, not data: the deck check and the decklist printout name them.
@@ -307,6 +310,10 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=select_locale)
+    try:                # a fresh checkout started any way (flask run, waitress-serve) still reads today's catalogs
+        compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
+    except OSError as e:
+        app.logger.warning("The translations could not be compiled (%s): pages show in English.", e)
     app.after_request(remember_choice)
     from .decks.messages import bracket_name, bracket_reasons, finding_text
     app.context_processor(lambda: {"LANGUAGES": LANGUAGES, "current_language": current_language,
@@ -330,8 +337,10 @@ def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:
             continue
         with po.open("rb") as f:
             catalog = read_po(f, locale=po.parent.parent.name)
-        with mo.open("wb") as f:
+        partial = mo.with_name(f"messages.mo.{os.getpid()}.tmp")      # workers starting together: each replaces whole
+        with partial.open("wb") as f:
             write_mo(f, catalog, use_fuzzy=False)
+        os.replace(partial, mo)
         done.append(mo)
     return done
 

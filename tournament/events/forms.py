@@ -158,6 +158,7 @@ class EventForm(Form):
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.ruleset.choices = options((r.id, data_text(r.name)) for r in list_rulesets())
+        self.end_of_round.choices = options((k, data_text(v["name"])) for k, v in end_of_round_procedures().items())
         scoring = [(p, SCORING_LABELS.get(p, p)) for p in SCORING_PROFILES]
         if new:
             scoring.insert(0, ("", _("The mode's default (democratic for pods, MTR for duel)")))

@@ -16,7 +16,7 @@ from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from ..auth.access import login_required
-from ..decks.checks import color_words
+from ..decks.messages import colour_words
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
@@ -295,7 +295,7 @@ def _player_page(reg, form=None, status=200):
         "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
-        colour_words=color_words(deck.result.get("color_identity", [])) if deck else "",
+        colour_words=colour_words(deck.result.get("color_identity", [])) if deck else "",
         welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status
 
 

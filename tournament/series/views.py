@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from flask import Blueprint, flash, g, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 
 from ..auth.access import login_required
 from ..errors import Refused
@@ -186,6 +186,7 @@ def import_page():
     except Refused as e:
         message, status = refusal(e)
         return render_template("series/import.html", error=message, **context), status
-    flash(_("Imported the series “%(name)s” with %(events)s events and %(players)s players.", name=series.name,
-            events=len(series.events), players=len(series.players)))
+    flash(_("Imported the series “%(name)s” with %(events)s and %(players)s.", name=series.name,
+            events=ngettext("%(num)d event", "%(num)d events", len(series.events)),
+            players=ngettext("%(num)d player", "%(num)d players", len(series.players))))
     return redirect(url_for("series.series_page", series_id=series.id))
