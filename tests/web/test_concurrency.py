@@ -179,3 +179,88 @@ def test_a_different_second_report_marks_the_table_disputed(app, db, make_round,
     assert table.result_state == "confirmed" and table.result_revision == 3
     assert [s.registration_id for s in table.seats if s.survived] == [ids[0]]
     assert staff.post(f"/events/{event.id}/rounds/1/finish").status_code == 302
+
+
+def _staff_clients(app, user, count):
+    """`count` test clients sharing one staff login (as judges' devices would each have their own)."""
+    first = app.test_client()
+    assert first.post("/auth/login", data={"name": user.name, "password": "correct horse battery"}).status_code == 302
+    cookie = first.get_cookie("session")
+    clients = [first]
+    for _ in range(count - 1):
+        c = app.test_client()
+        c.set_cookie("session", cookie.value)
+        clients.append(c)
+    return clients
+
+
+def _disputed_table(db, make_round):
+    event, rnd, regs = make_round(players=4, seed=3, name="Two judges", start=True)
+    table = rnd.tables[0]
+    ids = [s.registration_id for s in table.seats]
+    by_id = {r.id: r for r in regs}
+    rounds.report_pod_result(table, [ids[0]], reg=by_id[ids[0]])
+    rounds.report_pod_result(table, [ids[1]], reg=by_id[ids[1]])
+    db.session.commit()
+    assert table.result_state == "disputed" and table.result_revision == 2
+    return event, table.id, table.number, ids
+
+
+def test_judges_settling_one_dispute_at_once_store_one_decision(app, db, make_round, judge):
+    event, table_id, number, ids = _disputed_table(db, make_round)
+    clients = _staff_clients(app, judge, 12)
+    base = f"/events/{event.id}/rounds/1/tables/{number}"
+
+    def accept(i):
+        response = clients[i].post(f"{base}/accept/{1 + i % 2}", data={"seen": "2"})
+        return response.status_code, response.get_data(as_text=True)
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(accept, range(12)))
+    assert not [s for s, _b in results if s >= 500]
+    assert sorted(s for s, _b in results) == [302] + [409] * 11
+    assert all("the result changed since you opened the page" in b for s, b in results if s == 409)
+    db.session.expire_all()
+    table = db.session.get(GameTable, table_id)
+    assert table.result_state == "confirmed" and table.result_revision == 3
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(ResultReport)
+                             .where(ResultReport.table_id == table_id)) == 3
+
+
+def test_a_judge_on_a_stale_page_does_not_overwrite_a_colleagues_decision(app, db, make_round, judge):
+    event, table_id, number, ids = _disputed_table(db, make_round)
+    jan, petra = _staff_clients(app, judge, 2)
+    base = f"/events/{event.id}/rounds/1/tables/{number}"
+    page = petra.get(f"/events/{event.id}/rounds/1").get_data(as_text=True)       # Petra opens the page first
+    assert 'name="seen" value="2"' in page
+    assert f'id="t{number}-revision" name="t{number}-revision" type="hidden" value="2"' in page
+    assert jan.post(f"{base}/accept/2", data={"seen": "2"}).status_code == 302
+    late = petra.post(f"{base}/accept/1", data={"seen": "2"})
+    assert late.status_code == 409 and "the result changed since you opened the page" in late.get_data(as_text=True)
+    # the same with the result form: Petra's form was filled from revision 2, the table is at 3 now
+    corrected = petra.post(f"{base}/result", data={f"t{number}-survivors": [ids[2]], f"t{number}-revision": "2"})
+    assert corrected.status_code == 409
+    db.session.expire_all()
+    table = db.session.get(GameTable, table_id)
+    assert table.result_revision == 3 and [s.registration_id for s in table.seats if s.survived] == [ids[1]]
+    # after looking again (the form now carries revision 3) her correction goes through
+    fresh = petra.post(f"{base}/result", data={f"t{number}-survivors": [ids[2]], f"t{number}-revision": "3"})
+    assert fresh.status_code == 302
+    db.session.expire_all()
+    assert [s.registration_id for s in db.session.get(GameTable, table_id).seats if s.survived] == [ids[2]]
+
+
+def test_phones_reporting_a_result_already_confirmed_are_told_why(app, db, make_round, judge):
+    event, rnd, regs = make_round(players=4, seed=3, name="Late phones", start=True)
+    table = rnd.tables[0]
+    ids = [s.registration_id for s in table.seats]
+    codes = {r.id: r.access_code for r in regs}
+    rounds.report_pod_result(table, [ids[0]], user=judge)
+    db.session.commit()
+    data = {"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [ids[0]]}
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(lambda c: app.test_client().post(f"/p/{codes[c]}/result", data=data), ids * 3))
+    assert {r.status_code for r in results} == {409}
+    for r in results:
+        assert 'id="round-error"' in r.get_data(as_text=True) and "This result is confirmed" in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.get(GameTable, table.id).result_revision == 1

@@ -155,6 +155,7 @@ class PodResultForm(_Form):
     with nobody or several players left was drawn."""
     survivors = PlayersField(_l("Survived"))
     draw = SelectField(_l("If drawn"), default="", validate_choice=True)
+    revision = _hidden_revision(required=False)      # the result the form was filled from
 
     seat_ids: list[int] = []
     conditions: list[dict] = []
@@ -213,6 +214,7 @@ class PodResultForm(_Form):
 
     def fill(self, table) -> "PodResultForm":
         """Show what is stored for the table (GET)."""
+        self.revision.data = table.result_revision or 0
         self.survivors.data = [s.registration_id for s in table.seats if s.survived]
         self.draw.data = table.draw_kind or ""
         if self.with_archenemy:
@@ -278,6 +280,7 @@ class DuelResultForm(_Form):
     game1 = GameField(_l("Game %(number)s", number=1))
     game2 = GameField(_l("Game %(number)s", number=2))
     game3 = GameField(_l("Game %(number)s", number=3))
+    revision = _hidden_revision(required=False)      # the result the form was filled from
 
     def games(self):
         return [self.game1, self.game2, self.game3]
@@ -296,6 +299,7 @@ class DuelResultForm(_Form):
         return [None if v == DRAW else v for v in values]
 
     def fill(self, table) -> "DuelResultForm":
+        self.revision.data = table.result_revision or 0
         for field, game in zip(self.games(), table.games):
             field.data = DRAW if game.winner_id is None else game.winner_id
         return self
@@ -324,13 +328,11 @@ class TableRefForm(_Form):
 class PlayerPodResultForm(PodResultForm):
     round = _hidden_number(_l("Round"))
     table = _hidden_number(_l("Table"))
-    revision = _hidden_revision(required=False)
 
 
 class PlayerDuelResultForm(DuelResultForm):
     round = _hidden_number(_l("Round"))
     table = _hidden_number(_l("Table"))
-    revision = _hidden_revision(required=False)
 
 
 class ConfirmForm(TableRefForm):

@@ -914,8 +914,14 @@ def lock_table(table: GameTable) -> GameTable:
     return table
 
 
-def _check_changeable(table: GameTable, staff: bool) -> dict | None:
+def _check_changeable(table: GameTable, staff: bool, seen: int | None = None) -> dict | None:
+    """The stored result before a change (None: none yet). Staff who name the revision they saw are refused
+    when it is no longer the table's: two judges at one table, or a page opened before a colleague's entry."""
     _refuse_if(why_not_report(table, staff))
+    if staff and seen is not None and seen != (table.result_revision or 0):
+        raise Refused(_("Table %(number)s: the result changed since you opened the page (someone else entered "
+                        "or accepted one). Look at it again, then enter yours if it is still wrong.",
+                        number=table.number), status=409)
     if table.result_state is None:
         return None
     return _result_snapshot(table)
@@ -940,7 +946,7 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
     if table.kind != "pod":
         raise Refused(_("This table is a 1v1 match: report its games."), status=409)
     lock_table(table)
-    before = _check_changeable(table, staff)
+    before = _check_changeable(table, staff, revision)
     if archenemy is not KEEP:
         if not staff:
             raise Refused(_("Only a judge or the organizer may set the archenemy."), field="archenemy", status=403)
@@ -1023,7 +1029,7 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
     if table.kind != "match":
         raise Refused(_("This table is a pod: report survivors and votes."), status=409)
     lock_table(table)
-    before = _check_changeable(table, staff)
+    before = _check_changeable(table, staff, revision)
     if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= 3:
         raise Refused(_("Report one to three games."), field="games")
     seated = _seated_ids(table)
@@ -1065,8 +1071,9 @@ def confirm_result(table: GameTable, reg: Registration | None = None, user: User
     return table
 
 
-def settle_dispute(table: GameTable, revision: int, user: User) -> GameTable:
-    """Staff accept one reported version of a disputed (or any) result as the final one."""
+def settle_dispute(table: GameTable, revision: int, user: User, seen: int | None = None) -> GameTable:
+    """Staff accept one reported version of a disputed (or any) result as the final one. `seen`: the table's
+    revision on the page the choice was made on (a colleague's decision since then is not overwritten)."""
     require_staff(user, table.round.event)
     chosen = next((r for r in table.reports if r.revision == revision), None)
     if chosen is None or not chosen.result:
@@ -1074,10 +1081,10 @@ def settle_dispute(table: GameTable, revision: int, user: User) -> GameTable:
                         revision=revision), status=404)
     data = chosen.result
     if table.kind == "match":
-        return report_duel_games(table, data.get("games") or [], user=user)
+        return report_duel_games(table, data.get("games") or [], user=user, revision=seen)
     prizes = {c: {"holder": v[0], "value": v[1]} for c, v in (data.get("prizes") or {}).items()}
     return report_pod_result(table, data.get("survivors") or [], data.get("eliminated") or [], prizes, user=user,
-                             draw=data.get("draw"))
+                             draw=data.get("draw"), revision=seen)
 
 
 def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,

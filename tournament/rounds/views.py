@@ -273,7 +273,8 @@ def finish(event_id, number):
 def accept_version(event_id, number, table_number, revision):
     """Settle a dispute: staff accept one of the reported versions as the table's result."""
     def settle(event, rnd):
-        return ops.settle_dispute(ops.get_table(rnd, table_number), revision, g.user)
+        return ops.settle_dispute(ops.get_table(rnd, table_number), revision, g.user,
+                                  seen=whole_number(request.form.get("seen"), digits=9))
     return _round_action(event_id, number, settle,
                          lambda n, new: _("Table %(number)s: version %(revision)s is the result now.",
                                           number=table_number, revision=revision))
@@ -354,6 +355,8 @@ def table_result(event_id, number, table_number):
     except Refused as e:
         status = refuse_into(form, e)
         rnd = ops.get_round(event, number)
+        if status == 409:           # the table changed under the form: show what it holds now, and why
+            return _round_page(event, rnd, status=status, error=e.message)
         return _round_page(event, rnd, status=status, table_form=form, table_error=table_number)
     flash(_("Table %(number)s: result saved.", number=table_number))
     return _redirect_round(event, rnd, f"#table-{table_number}")
@@ -488,6 +491,8 @@ def player_result(code):
     try:
         enter_result(table, form, reg=reg, user=staff)
     except Refused as e:
+        if e.status == 409:         # the table moved on (confirmed, disputed): the page as it is now, and why
+            return _player_refused(reg, 409, e.message)
         status = refuse_into(form, e)
         return _player_refused(reg, status, None, form, "result", table)
     return _player_done(reg, _("Result reported. The others at your table confirm it on their pages."))
