@@ -509,7 +509,7 @@ def test_staff_form_refusals_store_nothing(client, db, pods, judge, login):
     stranger = seats_of(t2)[0]
     before = counts(db)
     cases = [
-        (dict(survivors=[stranger]), 400, f"player {escape(by_id(regs)[stranger].name)} is not at table {t1.number}"),
+        (dict(survivors=[stranger]), 400, f"player {by_id(regs)[stranger].name} is not at table {t1.number}"),
         (dict(survivors=[999999]), 400, f"player #999999 is not at table {t1.number}"),
         (dict(survivors=["abc"]), 400, "Choose a player from the list."),
         (dict(survivors=[a], votes={a: a}), 400, "not yourself"),

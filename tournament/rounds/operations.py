@@ -135,11 +135,11 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
 
 
 def standings(event: Event, tables: list[GameTable] | None = None) -> list[StandingRow]:
-    """Standings over every published round's results, in the event's scoring profile. A pod event's top cut
-    does not change them: they stay as they were at the cut, its seeds."""
+    """Standings over every published round's results, in the event's scoring profile. The top cut does not
+    change them (pods and 1v1 alike): they stay as they were at the cut, its seeds; the cut's own outcome is
+    `cut_results`."""
     tables = _load_tables(event, finished_only=True) if tables is None else tables
-    if event.mode == "pods":
-        tables = [t for t in tables if not t.round.stage.startswith("top")]
+    tables = [t for t in tables if not t.round.stage.startswith("top")]
     players = {r.id: r.name for r in event.registrations}
     games, matches, byes = _scoring_inputs(event, tables)
     if event.mode == "duel":
@@ -404,26 +404,39 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
     return rnd
 
 
-def pod_cut_results(event: Event, rounds: list[Round], rows: list[StandingRow] | None = None) -> list[dict]:
-    """Each published stage of a pod event's top cut: who waited, who played each table and who went on (or
-    won the final), by seed. Empty for 1v1 events (their matches are in the standings) and before a cut."""
+def cut_results(event: Event, rounds: list[Round], rows: list[StandingRow] | None = None) -> list[dict]:
+    """Each published stage of the top cut: who waited, who played each table (pod or match) and who went on
+    (or won the final), by seed. Empty before a cut."""
     cut = [r for r in rounds if r.stage.startswith("top") and r.status != "draft"]
-    if event.mode != "pods" or not cut:
+    if not cut:
         return []
     seed_of = _cut_seeds(event, rounds, rows)
     out = []
     for rnd in cut:
         tables = []
         for t in rnd.tables:
-            if t.kind != "pod":
+            if t.kind not in ("pod", "match"):
                 continue
-            left = [s.registration_id for s in t.seats if s.survived] if t.result_state == "confirmed" else []
-            winner = pod_winner(left, seed_of)[0] if left else None
-            tables.append({"number": t.number, "players": [s.registration_id for s in t.seats], "winner": winner})
+            tables.append({"number": t.number, "players": [s.registration_id for s in t.seats],
+                           "winner": _cut_winner(t, seed_of)})
         waiting = [t.seats[0].registration_id for t in rnd.tables if t.kind == "bye"]
         out.append({"round": rnd.number, "stage": rnd.stage, "final": not waiting and len(tables) == 1,
                     "waiting": waiting, "tables": tables, "seed": seed_of})
     return out
+
+
+def _cut_winner(table: GameTable, seed_of: dict[int, int]) -> int | None:
+    """Who goes on from a cut table: a pod's one player left (of several left at time, the best seed), a
+    match's winner; None while it has no confirmed result (or a match is drawn)."""
+    if table.result_state != "confirmed":
+        return None
+    if table.kind == "match":
+        try:
+            return _match_winner(table)
+        except Refused:
+            return None
+    left = [s.registration_id for s in table.seats if s.survived]
+    return pod_winner(left, seed_of)[0] if left else None
 
 
 def cut_outcome(event: Event, rounds: list[Round] | None = None,
@@ -431,28 +444,9 @@ def cut_outcome(event: Event, rounds: list[Round] | None = None,
     """Each published stage of the top cut as (everyone in it, waiting seeds too; who went on; whether it was the
     final), pods and 1v1 alike: what a final placing needs."""
     rounds = rounds_of(event) if rounds is None else rounds
-    if event.mode == "pods":
-        return [(set(s["waiting"]) | {p for t in s["tables"] for p in t["players"]},
-                 {t["winner"] for t in s["tables"] if t["winner"] is not None}, s["final"])
-                for s in pod_cut_results(event, rounds, rows)]
-    out = []
-    for rnd in (r for r in rounds if r.stage.startswith("top") and r.status != "draft"):
-        matches = [t for t in rnd.tables if t.kind == "match"]
-        winners = set()
-        for t in matches:
-            if t.result_state is not None:
-                try:
-                    winners.add(_match_winner(t))
-                except Refused:
-                    pass
-        out.append(({s.registration_id for t in rnd.tables for s in t.seats}, winners, len(matches) == 1))
-    return out
-
-
-def seeding_standings(event: Event) -> list[StandingRow]:
-    """The standings before any top cut (a 1v1 event's standings count its cut matches; its seeds do not)."""
-    tables = [t for t in _load_tables(event, finished_only=True) if not t.round.stage.startswith("top")]
-    return standings(event, tables)
+    return [(set(s["waiting"]) | {p for t in s["tables"] for p in t["players"]},
+             {t["winner"] for t in s["tables"] if t["winner"] is not None}, s["final"])
+            for s in cut_results(event, rounds, rows)]
 
 
 def event_stats(event: Event) -> dict:
@@ -773,7 +767,7 @@ def why_not_report(table: GameTable, staff: bool) -> str | None:
     if table.round.event.status == "finished":
         return _("The event has finished: its results are final.")
     if staff:
-        return None
+        return _why_not_correct_cut(table)
     if table.round.status == "finished":
         return _("This round is finished; ask a judge to correct it.")
     if table.result_state == "confirmed":
@@ -781,6 +775,22 @@ def why_not_report(table: GameTable, staff: bool) -> str | None:
     if table.result_state == "disputed":
         return _("The players at this table reported different results: a judge will settle it.")
     return None
+
+
+def _why_not_correct_cut(table: GameTable) -> str | None:
+    """A top cut table whose result the next stage was paired from: who went on is settled by that pairing."""
+    rnd = table.round
+    if not rnd.stage.startswith("top"):
+        return None
+    later = db.session.scalar(sa.select(Round).where(Round.event_id == rnd.event_id, Round.number > rnd.number)
+                              .order_by(Round.number).limit(1))
+    if later is None:
+        return None
+    if later.status == "draft":
+        return _("Round %(next)s is paired from this result: delete its draft first, then correct table "
+                 "%(table)s and pair it again.", next=later.number, table=table.number)
+    return _("Round %(next)s is paired from this result and published: table %(table)s can no longer be "
+             "corrected.", next=later.number, table=table.number)
 
 
 def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision: int | None = None) -> str | None:

@@ -388,7 +388,7 @@ def standings_page(event_id):
                            tiebreakers={c: tiebreaker_words().get(c, "") for c in columns},
                            votes=ops.event_uses_votes(event) and "votes" not in columns,
                            prizes=prize_rows(event, names, tables), staff=staff, rounds=published,
-                           duel=event.mode == "duel", cut=ops.pod_cut_results(event, published, rows))
+                           duel=event.mode == "duel", cut=ops.cut_results(event, published, rows))
 
 
 @bp.get("/events/<int:event_id>/stats")
