@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from tournament.api.openapi import response_problems
 from tournament.auth.models import ApiToken
 from tournament.auth.operations import issue_token
+from tournament.events import operations as events
 from tournament.events.models import AuditEntry, Decklist, Event, Registration
 
 API = "/api/v1"
@@ -567,6 +568,23 @@ def test_desk_search_returns_counters_and_deck_status(api, event, make_player, t
     assert {r["name"]: r["deck_status"] for r in body["registrations"]} == {
         "Legal Lena": "legal", "Illegal Ivo": "illegal", "Missing Mia": "missing"}
     assert body["event_id"] == event.id and body["query"] == ""
+
+
+def test_desk_search_pages_through_every_registration(api, db, event, judge, token):
+    for i in range(140):
+        events.register_player(event, {"name": f"Page player {i:03d}"}, user=judge)
+    db.session.commit()
+    seen, offset, pages = [], 0, 0
+    while offset is not None:
+        body = api.get(f"/events/{event.id}/registrations", token=token,
+                       query_string={"limit": "100", "offset": str(offset)}).get_json()
+        seen += [r["id"] for r in body["registrations"]]
+        assert body["offset"] == offset and body["limit"] == 100
+        offset, pages = body["next_offset"], pages + 1
+    assert pages == 2 and len(seen) == len(set(seen)) == body["counters"]["registered"] == 140
+    for bad in ["-1", "abc", "1.5", "9" * 8]:
+        refused(api.get(f"/events/{event.id}/registrations", token=token, query_string={"offset": bad}), 400,
+                "offset must be a whole number", "offset")
 
 
 def test_desk_search_refuses_a_bad_limit(api, event, token):

@@ -264,3 +264,37 @@ def test_phones_reporting_a_result_already_confirmed_are_told_why(app, db, make_
         assert 'id="round-error"' in r.get_data(as_text=True) and "This result is confirmed" in r.get_data(as_text=True)
     db.session.expire_all()
     assert db.session.get(GameTable, table.id).result_revision == 1
+
+
+def test_api_registrations_of_one_name_at_once_store_one_unless_told_apart(app, db, make_event):
+    """A phone retrying through the API, or fifteen at once, is one registration; two real Jan Nováks say so."""
+    event = make_event(name="API registration")
+    event_id = event.id
+    db.session.remove()
+    url = f"/api/v1/events/{event_id}/registrations"
+
+    def post(body):
+        response = app.test_client().post(url, json=body)
+        return response.status_code, response.get_json()
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(post, [{"name": "Jan Novák"}] * 15))
+    assert sorted(s for s, _b in results) == [201] + [409] * 14, [s for s, _b in results]
+    assert all("same_name_ok" in b["error"]["message"] for s, b in results if s == 409), results[-1]
+    status, body = post({"name": "Jan Novák", "same_name_ok": True})
+    assert status == 201
+    with app.app_context():
+        stored = db.session.execute(sa.select(Registration.id).where(Registration.event_id == event_id)).all()
+    assert len(stored) == 2
+
+
+def test_fifteen_self_registrations_of_one_name_store_one(app, db, make_event):
+    event = make_event(name="Open registration, one name")
+    event_id = event.id
+    db.session.remove()
+    results = _storm(app, [(f"/events/{event_id}/register", {"name": "Jana Dvořáková"})] * 15)
+    _no_server_errors(results)
+    statuses = sorted(status for _j, status, _b in results)
+    assert statuses == [302] + [409] * 14, statuses
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Registration)
+                                 .where(Registration.event_id == event_id)) == 1

@@ -248,6 +248,10 @@ SCHEMAS = {
         "event_id": INTEGER,
         "query": STRING,
         "counters": ref("Counters"),
+        "offset": INTEGER,
+        "limit": INTEGER,
+        "next_offset": {"type": ["integer", "null"],
+                        "description": "The offset of the next page; null on the last page."},
         "registrations": {"type": "array", "items": ref("RegistrationSummary")},
     }),
     "RegistrationCreate": obj({
@@ -258,6 +262,8 @@ SCHEMAS = {
                              "description": "The Commander bracket the player declares for the deck."},
         "decklist": {"type": ["string", "null"], "pattern": DECKLIST_TEXT,
                      "description": "Checked at once; the result is in `deck`."},
+        "same_name_ok": {"type": "boolean", "description": "A name already registered is refused (409, a double "
+                         "registration or a retry) unless this says it is a different person."},
     }, required=["name"]),
     "Notes": obj({"notes": {"type": "string", "maxLength": 5000, "pattern": TEXT}}),
     "DecklistSubmission": obj({
@@ -379,6 +385,9 @@ def _build() -> dict:
                             "schema": {"type": "string", "maxLength": MAX_QUERY}},
                            {"name": "limit", "in": "query", "required": False,
                             "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+                           {"name": "offset", "in": "query", "required": False,
+                            "description": "Skip this many matches (the previous page's next_offset).",
+                            "schema": {"type": "integer", "minimum": 0, "maximum": 9999999}},
                        ]),
             "post": _op("registrations_create", "Register a player, optionally with a decklist.",
                         _ok("PlayerRegistration", "The registration with its access code, link and deck "

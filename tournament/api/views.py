@@ -259,9 +259,14 @@ def registrations_search(event_id: int):
     limit = request.args.get("limit", "30").strip()
     if not (limit.isascii() and limit.isdigit() and len(limit) <= 3 and 1 <= int(limit) <= MAX_SEARCH_RESULTS):
         raise Refused(f"limit must be a whole number from 1 to {MAX_SEARCH_RESULTS}.", field="limit")
-    found = ops.search_registrations(event, query, limit=int(limit))
+    offset = request.args.get("offset", "0").strip()
+    if not (offset.isascii() and offset.isdigit() and len(offset) <= 7):
+        raise Refused("offset must be a whole number from 0 to 9999999.", field="offset")
+    limit, offset = int(limit), int(offset)
+    found = ops.search_registrations(event, query, limit=limit + 1, offset=offset)     # one more: is there a next page
     return jsonify({"event_id": event.id, "query": query.strip(), "counters": ops.event_counters(event),
-                    "registrations": [registration_summary(r) for r in found]})
+                    "offset": offset, "limit": limit, "next_offset": offset + limit if len(found) > limit else None,
+                    "registrations": [registration_summary(r) for r in found[:limit]]})
 
 
 @bp.post(f"{EVENT}/registrations")
@@ -274,7 +279,14 @@ def registrations_create(event_id: int):
     data = json_body()
     if isinstance(data.get("decklist"), str):
         decklist_bytes(data["decklist"])      # an oversize list is a 413 before anything is stored
-    reg = ops.register_player(event, data, user=user)
+    try:
+        reg = ops.register_player(event, data, user=user, check_same_name=True)
+    except Refused as e:
+        if e.field != "same_name_ok":
+            raise
+        raise Refused(f"{str(data.get('name', '')).strip()[:100]} is already registered for this event. To register "
+                      f"a different person with the same name, send \"same_name_ok\": true.",
+                      status=409, field="same_name_ok") from None
     return created(player_json(reg), url_for(".registration_get", event_id=event.id, registration_id=reg.id))
 
 

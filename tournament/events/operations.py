@@ -497,6 +497,10 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     player_id = clean_text(data.get("player_id"), "player_id", _("The player ID"), 40) or None
     bracket = data.get("declared_bracket")
     bracket = None if bracket is None else _int(bracket, "declared_bracket", _("The bracket"), 1, 5)
+    if check_same_name and not same_name_ok:
+        # one registration of the event at a time past this point (PostgreSQL; SQLite writes one at a time
+        # anyway), so fifteen taps or retries at once cannot all find the name free
+        db.session.execute(sa.select(Event.id).where(Event.id == event.id).with_for_update())
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
         raise Refused(_("%(name)s is already registered for this event. If this is a different person with the same "
@@ -736,7 +740,7 @@ def code_in_link(text: str) -> str | None:
     return match.group(1).upper() if match else None
 
 
-def search_registrations(event: Event, query: str, limit: int = 30) -> list[Registration]:
+def search_registrations(event: Event, query: str, limit: int = 30, offset: int = 0) -> list[Registration]:
     """The check-in desk's search as you type, over name, access code and player ID.
 
     Names match anywhere (any script; case, accents and spaces ignored);
@@ -765,5 +769,5 @@ def search_registrations(event: Event, query: str, limit: int = 30) -> list[Regi
             conditions.append(R.access_code.startswith(code, autoescape=True))
             exact = sa.or_(exact, R.access_code == code)
         stmt = stmt.where(sa.or_(*conditions))
-    stmt = stmt.order_by(sa.case((exact, 0), else_=1), R.name, R.id).limit(limit)
+    stmt = stmt.order_by(sa.case((exact, 0), else_=1), R.name, R.id).limit(limit).offset(offset)
     return list(db.session.execute(stmt).unique().scalars())
