@@ -611,8 +611,8 @@ def test_check_in_undo_drop_and_undrop(api, db, event, desk, token):
     counters = api.get(f"/events/{event.id}/registrations", token=token).get_json()["counters"]
     assert (counters["checked_in"], counters["dropped"]) == (1, 0)
     actions = db.session.execute(sa.select(AuditEntry.action, AuditEntry.actor).order_by(AuditEntry.id)).all()
-    assert [a for a, _ in actions if a.startswith(("checkin", "drop"))] == [
-        "checkin", "checkin", "checkin.undo", "drop", "drop.undo", "checkin"]
+    assert [a for a, _ in actions if a.startswith(("checkin", "drop"))] == [     # the second tap logs nothing
+        "checkin", "checkin.undo", "drop", "drop.undo", "checkin"]
     assert {actor for a, actor in actions if a.startswith("checkin")} == {"organizer:Olga Organizer"}
 
 

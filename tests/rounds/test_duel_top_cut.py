@@ -76,3 +76,28 @@ def test_a_cut_result_can_be_corrected_before_the_next_stage_is_paired(db, duel_
     db.session.commit()
     final = rounds.pair_top_cut_round(event, judge)
     assert loser in {s.registration_id for s in final.tables[0].seats}
+
+
+@pytest.mark.parametrize("games", ["split", "draws"])
+def test_a_drawn_cut_match_is_refused_when_reported(db, duel_cut, judge, games):
+    semis = rounds.pair_top_cut_round(duel_cut, judge)
+    rounds.publish_round(semis, judge)
+    rounds.start_round(semis, judge)
+    table = semis.tables[0]
+    a, b = [s.registration_id for s in table.seats]
+    with pytest.raises(Refused, match="needs a winner"):
+        rounds.report_duel_games(table, [a, b] if games == "split" else [None], user=judge)
+    rounds.report_duel_games(table, [a, b, b], user=judge)                 # the deciding game: fine
+    assert table.result_state == "confirmed"
+
+
+def test_cut_rounds_are_not_counted_against_the_planned_rounds(app, db, make_event, make_player, judge):
+    from tournament.rounds.presenting import round_title
+    event = make_event(name="Planned", mode="duel", ruleset="duel-cn", top_cut=4, planned_rounds=2)
+    for reg in [make_player(event, f"P{i}") for i in range(8)]:
+        events.check_in(reg, judge)
+    for _ in range(2):
+        _play(db, judge, rounds.pair_next_round(event, judge, seed=5, override_decks=True))
+    cut = rounds.pair_top_cut_round(event, judge)
+    with app.test_request_context():
+        assert round_title(cut, event) == "Round 3 (top4)"

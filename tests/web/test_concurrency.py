@@ -298,3 +298,17 @@ def test_fifteen_self_registrations_of_one_name_store_one(app, db, make_event):
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Registration)
                                  .where(Registration.event_id == event_id)) == 1
+
+
+def test_two_dozen_check_in_taps_at_once_check_in_once_and_log_once(app, db, make_event, make_player, judge):
+    event = make_event(name="Busy desk")
+    reg = make_player(event, "Tapped Twice")
+    clients = _staff_clients(app, judge, 24)
+    url = f"/events/{event.id}/registrations/{reg.id}/checkin"
+    with ThreadPoolExecutor(THREADS) as pool:
+        statuses = list(pool.map(lambda c: c.post(url, headers={"Accept": "application/json"}).status_code, clients))
+    assert set(statuses) == {200}, statuses
+    db.session.expire_all()
+    assert db.session.get(Registration, reg.id).checked_in_at is not None
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(AuditEntry).where(
+        AuditEntry.event_id == event.id, AuditEntry.action == "checkin")) == 1

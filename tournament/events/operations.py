@@ -597,18 +597,33 @@ def refuse_over_decklist_cap(event: Event) -> None:
                         "to enter your list.", count=format(stored, ",")), status=409, field="decklist")
 
 
+def _locked(reg: Registration) -> Registration:
+    """The registration as stored now, locked until the commit: two desks tapping at once see each other.
+    (The row must be fetched for populate_existing to refresh the object the request already holds.)"""
+    return db.session.execute(sa.select(Registration).where(Registration.id == reg.id).with_for_update()
+                              .execution_options(populate_existing=True)).scalar_one()
+
+
 def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
+    """Check a player in (or undo it). A second tap changes nothing and logs nothing."""
     require_staff(user, reg.event)
+    _locked(reg)
     if reg.dropped_at is not None and not undo:
         raise Refused(_("%(name)s has dropped; undrop them first.", name=reg.name), status=409)
-    reg.checked_in_at = None if undo else (reg.checked_in_at or utcnow())
+    if (reg.checked_in_at is None) == undo:
+        return reg
+    reg.checked_in_at = None if undo else utcnow()
     log(reg.event, actor_name(user), "checkin.undo" if undo else "checkin", registration=reg.id)
     return reg
 
 
 def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
+    """Drop a player (or undo it). A second tap changes nothing and logs nothing."""
     require_staff(user, reg.event)
-    reg.dropped_at = None if undo else (reg.dropped_at or utcnow())
+    _locked(reg)
+    if (reg.dropped_at is None) == undo:
+        return reg
+    reg.dropped_at = None if undo else utcnow()
     log(reg.event, actor_name(user), "drop.undo" if undo else "drop", registration=reg.id)
     return reg
 

@@ -1053,6 +1053,9 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
                             lost=sum(tally.values()) - 2), field="games")
         if w is not None:
             tally[w] += 1
+    if table.round.stage.startswith("top") and len(set(tally.values())) < 2 and len(tally) != 1:
+        raise Refused(_("Table %(number)s is drawn; a single-elimination match needs a winner. "
+                        "Enter the deciding game.", number=table.number), field="games", status=400)
     for g in list(table.games):
         table.games.remove(g)
     db.session.flush()

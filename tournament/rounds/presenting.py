@@ -39,13 +39,11 @@ def stage_text(stage: str | None) -> str:
 
 
 def round_title(rnd, event=None) -> str:
-    """"Round 3", "Round 3 of 5", "Round 6 (top4)": a round's heading, its stage named past the Swiss rounds."""
+    """"Round 3", "Round 3 of 5", "Round 6 (top4)": a round's heading, its stage named past the Swiss rounds
+    (a cut round is past the planned ones: "Round 4 of 3" would read as a mistake)."""
     event = event if event is not None else rnd.event
     planned = event.planned_rounds if event is not None else None
     if rnd.stage not in ("pods", "swiss"):
-        if planned:
-            return _("Round %(number)s of %(planned)s (%(stage)s)", number=rnd.number, planned=planned,
-                     stage=stage_text(rnd.stage))
         return _("Round %(number)s (%(stage)s)", number=rnd.number, stage=stage_text(rnd.stage))
     if planned:
         return _("Round %(number)s of %(planned)s", number=rnd.number, planned=planned)
