@@ -430,3 +430,26 @@ def test_the_desk_asks_too_for_a_late_entry_with_a_known_name(client, db, make_e
     ok = client.post(f"/events/{event.id}/registrations", data={"name": "Jan Novák", "back": "desk",
                                                                 "same_name_ok": "y"})
     assert ok.status_code == 302 and db.session.query(Registration).count() == 2
+
+
+def test_after_the_deadline_a_new_player_registers_without_a_list(client, db, make_event, starter_cards):
+    event = make_event()
+    event.decklist_deadline = datetime.now(timezone.utc) - timedelta(minutes=1)
+    db.session.commit()
+    page = client.get(f"/events/{event.id}/register").get_data(as_text=True)
+    assert 'name="decklist"' not in page and 'name="upload"' not in page
+    assert "show your deck to a judge at the desk" in page
+    before = counts(db)
+    response = client.post(f"/events/{event.id}/register", data={"name": "Late Lucy", "decklist": KENRITH})
+    assert response.status_code == 409 and "register without a list" in response.get_data(as_text=True)
+    assert counts(db) == before
+    assert client.post(f"/events/{event.id}/register", data={"name": "Late Lucy"}).status_code == 302
+
+
+def test_an_event_whose_rules_have_no_sideboard_offers_no_swap(app, db, make_round):
+    event, rnd, regs = make_round(players=4, start=True, ruleset="commander")     # today's rules: no sideboard
+    reg = regs[0]
+    page = app.test_client().get(f"/p/{reg.access_code}").get_data(as_text=True)
+    assert "/swap" not in page.split('id="round"', 1)[1]
+    swap = app.test_client().get(f"/p/{reg.access_code}/swap").get_data(as_text=True)
+    assert 'data-deadline=""' in swap and 'name="out"' not in swap and "does not use sideboards" in swap

@@ -497,6 +497,8 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     player_id = clean_text(data.get("player_id"), "player_id", _("The player ID"), 40) or None
     bracket = data.get("declared_bracket")
     bracket = None if bracket is None else _int(bracket, "declared_bracket", _("The bracket"), 1, 5)
+    if user is None and data.get("decklist") not in (None, "") and deadline_passed(event):
+        raise _list_after_deadline()
     if check_same_name and not same_name_ok:
         # one registration of the event at a time past this point (PostgreSQL; SQLite writes one at a time
         # anyway), so fifteen taps or retries at once cannot all find the name free
@@ -700,11 +702,19 @@ def staff_for(user: User | None, event: Event) -> User | None:
         return None
 
 
+def _list_after_deadline() -> Refused:
+    """A new player's list after the deadline: registering is still fine, the list goes through a judge."""
+    return Refused(_("The decklist deadline has passed: register without a list and show your deck to a judge "
+                     "at the desk."), status=409, field="decklist")
+
+
 def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
                               user: User | None = None, check_same_name: bool = False) -> Registration:
     """register_player, plus a decklist given as an uploaded file instead of pasted text."""
     if upload is not None and isinstance(data, dict) and data.get("decklist") not in (None, ""):
         raise Refused(_("Paste a decklist or upload a file, not both."), field="decklist")
+    if upload is not None and staff_for(user, event) is None and deadline_passed(event):
+        raise _list_after_deadline()
     reg = register_player(event, data, user=user, check_same_name=check_same_name)
     if upload is not None:
         submit_decklist(reg, upload, user=user, filename=filename)

@@ -280,7 +280,7 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         return SwapResult(reg, table, target_game(table) if table and table.started_at else None, [], [])
 
     event = reg.event
-    if not event.sideboard_enabled or get_ruleset(event.ruleset).sideboard_max == 0:
+    if not uses_sideboards(event):
         raise Refused(_("This event does not use sideboards, so there is nothing to swap."), status=409)
     if reg.dropped_at is not None and not staff:
         raise Refused(_("You have dropped from this event."), status=409)
@@ -426,13 +426,18 @@ def swap_json(s: Swap) -> dict:
             "override_reason": s.override_reason, "undone_at": iso(s.undone_at), "undone_by": s.undone_by}
 
 
+def uses_sideboards(event) -> bool:
+    """The event allows sideboards and its ruleset has room for one (today's Commander rules have none)."""
+    return bool(event.sideboard_enabled) and get_ruleset(event.ruleset).sideboard_max != 0
+
+
 def state(reg: Registration, game: int | None = None) -> dict:
     """What the player's swap page shows: table, window (with the server's deadline), deck, swaps."""
     table = current_table(reg)
     now = utcnow()
-    out = {"registration_id": reg.id, "name": reg.name, "sideboard_enabled": bool(reg.event.sideboard_enabled),
+    out = {"registration_id": reg.id, "name": reg.name, "sideboard_enabled": uses_sideboards(reg.event),
            "table": None, "game": None, "window": None, "deck": None, "swaps": [], "server_time": iso(now)}
-    if table is None:
+    if table is None or not out["sideboard_enabled"]:
         return out
     out["table"] = {"id": table.id, "round": table.round.number, "number": table.number, "kind": table.kind,
                     "started_at": iso(table.started_at)}

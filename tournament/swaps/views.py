@@ -14,6 +14,12 @@ from . import operations as swaps
 bp = Blueprint("swaps", __name__)
 
 
+@bp.app_context_processor
+def _sideboards():
+    """Pages link to the swap only where there is a sideboard to swap with."""
+    return {"uses_sideboards": swaps.uses_sideboards}
+
+
 def _pairs_from_form() -> list[dict]:
     outs, ins = request.form.getlist("out"), request.form.getlist("in")
     return [{"out": o, "in": i} for o, i in zip(outs, ins) if o.strip() or i.strip()]
