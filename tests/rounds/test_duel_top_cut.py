@@ -50,12 +50,17 @@ def test_the_standings_stay_as_at_the_cut_and_the_bracket_is_shown_apart(app, db
     assert "won the final and the event" in section and "Duelist" in section
 
 
-def test_a_cut_result_the_next_stage_was_paired_from_cannot_be_corrected(db, duel_cut, judge):
-    event = duel_cut
+def _semifinal_played(db, event, judge):
+    """The semifinals played (the first seat of each match won): table 1 and its loser."""
     semis = rounds.pair_top_cut_round(event, judge)
     _play(db, judge, semis)
     table = semis.tables[0]
-    loser = [s.registration_id for s in table.seats][1]
+    return table, [s.registration_id for s in table.seats][1]
+
+
+def test_a_cut_result_the_next_stage_was_paired_from_cannot_be_corrected(db, duel_cut, judge):
+    event = duel_cut
+    table, loser = _semifinal_played(db, event, judge)
     final = rounds.pair_top_cut_round(event, judge)                 # a draft, paired from the semifinals
     with pytest.raises(Refused, match="delete its draft first") as refused:
         rounds.report_duel_games(table, [loser, loser], user=judge)
@@ -68,10 +73,7 @@ def test_a_cut_result_the_next_stage_was_paired_from_cannot_be_corrected(db, due
 
 def test_a_cut_result_can_be_corrected_before_the_next_stage_is_paired(db, duel_cut, judge):
     event = duel_cut
-    semis = rounds.pair_top_cut_round(event, judge)
-    _play(db, judge, semis)
-    table = semis.tables[0]
-    loser = [s.registration_id for s in table.seats][1]
+    table, loser = _semifinal_played(db, event, judge)
     rounds.report_duel_games(table, [loser, loser], user=judge)
     db.session.commit()
     final = rounds.pair_top_cut_round(event, judge)
