@@ -312,7 +312,7 @@ def init_app(app) -> None:
     babel.init_app(app, locale_selector=select_locale)
     try:                # a fresh checkout started any way (flask run, waitress-serve) still reads today's catalogs
         compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
-    except OSError as e:
+    except Exception as e:          # a read-only folder, a damaged catalog: the app still starts, in English
         app.logger.warning("The translations could not be compiled (%s): pages show in English.", e)
     app.after_request(remember_choice)
     from .decks.messages import bracket_name, bracket_reasons, finding_text
@@ -338,9 +338,12 @@ def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:
         with po.open("rb") as f:
             catalog = read_po(f, locale=po.parent.parent.name)
         partial = mo.with_name(f"messages.mo.{os.getpid()}.tmp")      # workers starting together: each replaces whole
-        with partial.open("wb") as f:
-            write_mo(f, catalog, use_fuzzy=False)
-        os.replace(partial, mo)
+        try:
+            with partial.open("wb") as f:
+                write_mo(f, catalog, use_fuzzy=False)
+            os.replace(partial, mo)
+        finally:
+            partial.unlink(missing_ok=True)
         done.append(mo)
     return done
 

@@ -140,3 +140,11 @@ def test_a_reported_version_says_how_it_was_drawn():
     assert version_text("pod", {"survivors": [1, 2], "draw": "intentional"}, names) == \
         "survived: Ann, Bo; drawn (intentional draw)"
     assert version_text("pod", {"survivors": [1]}, names) == "survived: Ann"
+
+
+def test_a_reported_version_names_its_prize_claims_with_or_without_a_value():
+    from tournament.rounds.presenting import version_text
+    names = {1: "Ann", 2: "Bo"}
+    prizes = {"damage": "Most damage", "gd": "General damage win"}
+    text = version_text("pod", {"survivors": [1], "prizes": {"damage": [2, 12.5], "gd": [1, None]}}, names, prizes)
+    assert text == "survived: Ann; Most damage: Bo (12.5); General damage win: Ann"

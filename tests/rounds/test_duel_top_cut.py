@@ -48,6 +48,14 @@ def test_the_standings_stay_as_at_the_cut_and_the_bracket_is_shown_apart(app, db
     page = app.test_client().get(f"/events/{event.id}/standings").get_data(as_text=True)
     section = page.split('id="top-cut"', 1)[1].split("</section>", 1)[0]
     assert "won the final and the event" in section and "Duelist" in section
+    # the prize slips go by the cut: the 4th seed won the final, the 3rd lost it, then the semifinal losers
+    from tournament.printing import operations as printing
+    names = {r.id: r.name for r in event.registrations}
+    with app.test_request_context():
+        slips = printing.prize_data(event, None).slips[:4]
+    assert [(s.title, s.name) for s in slips] == [
+        ("1st place", names[seeds[3]]), ("2nd place", names[seeds[2]]), ("3rd place", names[seeds[0]]),
+        ("4th place", names[seeds[1]])]
 
 
 def _semifinal_played(db, event, judge):

@@ -441,7 +441,9 @@ def test_after_the_deadline_a_new_player_registers_without_a_list(client, db, ma
     assert "show your deck to a judge at the desk" in page
     before = counts(db)
     response = client.post(f"/events/{event.id}/register", data={"name": "Late Lucy", "decklist": KENRITH})
-    assert response.status_code == 409 and "register without a list" in response.get_data(as_text=True)
+    refused = response.get_data(as_text=True)
+    assert response.status_code == 409 and 'id="decklist-error"' in refused            # said, not only hinted
+    assert refused.split('id="decklist-error">', 1)[1].startswith("The decklist deadline has passed: register")
     assert counts(db) == before
     assert client.post(f"/events/{event.id}/register", data={"name": "Late Lucy"}).status_code == 302
 

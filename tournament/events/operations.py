@@ -474,11 +474,12 @@ def get_registration(event: Event, registration_id) -> Registration:
     return reg
 
 
-def register_player(event: Event, data: dict, user: User | None = None, check_same_name: bool = False
-                    ) -> Registration:
+def register_player(event: Event, data: dict, user: User | None = None, check_same_name: bool = False,
+                    with_file: bool = False) -> Registration:
     """Players register themselves before the event starts; staff also add late entries. `check_same_name`
     (the web forms): a name already registered is refused until the form says it is another person
-    (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play."""
+    (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play. `with_file`:
+    a decklist file comes with it (register_player_with_file)."""
     if not isinstance(data, dict):
         raise Refused(_("Registration must be an object of fields."))
     data = dict(data)
@@ -497,12 +498,12 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
     player_id = clean_text(data.get("player_id"), "player_id", _("The player ID"), 40) or None
     bracket = data.get("declared_bracket")
     bracket = None if bracket is None else _int(bracket, "declared_bracket", _("The bracket"), 1, 5)
-    if user is None and data.get("decklist") not in (None, "") and deadline_passed(event):
-        raise _list_after_deadline()
+    if user is None and (with_file or data.get("decklist") not in (None, "")) and deadline_passed(event):
+        # a new player's list after the deadline: registering is still fine, the list goes through a judge
+        raise Refused(_("The decklist deadline has passed: register without a list and show your deck to a judge "
+                        "at the desk."), status=409, field="decklist")
     if check_same_name and not same_name_ok:
-        # one registration of the event at a time past this point (PostgreSQL; SQLite writes one at a time
-        # anyway), so fifteen taps or retries at once cannot all find the name free
-        db.session.execute(sa.select(Event.id).where(Event.id == event.id).with_for_update())
+        _lock_name(event, name)
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
         raise Refused(_("%(name)s is already registered for this event. If this is a different person with the same "
@@ -702,10 +703,14 @@ def staff_for(user: User | None, event: Event) -> User | None:
         return None
 
 
-def _list_after_deadline() -> Refused:
-    """A new player's list after the deadline: registering is still fine, the list goes through a judge."""
-    return Refused(_("The decklist deadline has passed: register without a list and show your deck to a judge "
-                     "at the desk."), status=409, field="decklist")
+def _lock_name(event: Event, name: str) -> None:
+    """One registration of this name in this event at a time until the commit, so fifteen taps or retries at
+    once cannot all find the name free. PostgreSQL: a transaction advisory lock on (event, name), which holds
+    up nobody else (a row lock on the event would also hold up every insert that refers to it); SQLite: the
+    request's write lock does it already."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(sa.text("SELECT pg_advisory_xact_lock(:event, hashtext(:key))"),
+                           {"event": event.id, "key": name_key(name)})
 
 
 def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
@@ -713,9 +718,7 @@ def register_player_with_file(event: Event, data: dict, upload: bytes | None = N
     """register_player, plus a decklist given as an uploaded file instead of pasted text."""
     if upload is not None and isinstance(data, dict) and data.get("decklist") not in (None, ""):
         raise Refused(_("Paste a decklist or upload a file, not both."), field="decklist")
-    if upload is not None and staff_for(user, event) is None and deadline_passed(event):
-        raise _list_after_deadline()
-    reg = register_player(event, data, user=user, check_same_name=check_same_name)
+    reg = register_player(event, data, user=user, check_same_name=check_same_name, with_file=upload is not None)
     if upload is not None:
         submit_decklist(reg, upload, user=user, filename=filename)
     return reg

@@ -23,6 +23,7 @@ from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal
 from ..decks.brackets import bracket_rules
 from ..rounds.presenting import column_name, end_of_round_text as time_called_text
 from ..scoring.draws import draw_kinds
+from ..swaps.operations import uses_sideboards
 from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
 from ..decks.messages import finding_text
 from ..decks.parser import parse_decklist
@@ -325,8 +326,8 @@ def _place(rank: int) -> str:
 
 
 def prize_data(event: Event, rnd, now=None) -> d.PrizeSlipsData:
-    rows = _standing_rows(event, None)
-    played = [r for r in rows if r.games or r.byes]
+    """Slips for the places (the top cut by how far each got, then the standings) and each prize condition."""
+    played = [r for r in rounds.final_standings(event) if r.games or r.byes]
     slips = []
     places = event.top_cut or PRIZE_PLACES
     for r in played[:places]:
@@ -498,7 +499,7 @@ def _deck_rules(rs, event: Event) -> list[str]:
     else:
         out.append(_("General: one legendary creature card. A planeswalker is not eligible, nor a land that makes a "
                      "legendary creature token; a flip card is judged by its unflipped face."))
-    if rs.sideboard_max and event.sideboard_enabled:
+    if uses_sideboards(event):
         out.append(_("Sideboard: up to %(count)s cards, counted apart from the deck.", count=rs.sideboard_max))
     else:
         out.append(_("No sideboard."))
@@ -561,7 +562,7 @@ def _game_rules(rs, event: Event) -> list[str]:
 
 
 def _swap_rule(rs, event: Event) -> str:
-    if not (rs.sideboard_max and event.sideboard_enabled):
+    if not uses_sideboards(event):
         return _("No sideboard swap: this event plays without sideboards.")
     secs = int(event.swap_seconds or 0)
     if secs <= 0:

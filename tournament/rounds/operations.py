@@ -167,6 +167,17 @@ def players_to_seat(event: Event) -> list[Registration]:
     return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
 
 
+def final_standings(event: Event) -> list[StandingRow]:
+    """Everyone who played from first place to last, `rank` their place: with a top cut, whoever got furthest
+    first (the final's winner first), then the standings (prize slips, a series' places)."""
+    from ..series.domain import CutStage, final_places
+    rows, _unplayed = shown_standings(event)
+    by_player = {r.player: r for r in rows}
+    stages = [CutStage(frozenset(a), frozenset(b), f) for a, b, f in cut_outcome(event, rounds_of(event), rows)]
+    order = [p for p in final_places([r.player for r in rows], stages) if p in by_player]
+    return [dataclasses.replace(by_player[p], rank=place) for place, p in enumerate(order, 1)]
+
+
 def ever_seated(event: Event, through: int | None = None) -> set[int]:
     """Players seated in a published round (a table or a bye), up to round `through`: the others never played."""
     query = (sa.select(Seat.registration_id).distinct().join(Round, Round.id == Seat.round_id)
@@ -467,13 +478,23 @@ def _name(event: Event, reg_id: int) -> str:
     return reg.name if reg is not None and reg.event_id == event.id else f"player {reg_id}"
 
 
+def _winner_of(wins: Counter, ids: list[int]) -> int | None:
+    """Who won more games of a match between ids[0] and ids[1]; None when they are level."""
+    a, b = wins[ids[0]], wins[ids[1]]
+    return None if a == b else (ids[0] if a > b else ids[1])
+
+
+def _needs_a_winner(table: GameTable, **kw) -> Refused:
+    return Refused(_("Table %(number)s is drawn; a single-elimination match needs a winner. "
+                     "Enter the deciding game.", number=table.number), **kw)
+
+
 def _match_winner(table: GameTable) -> int:
-    ids = [s.registration_id for s in table.seats]
-    wins = Counter(g.winner_id for g in table.games if g.winner_id is not None)
-    if wins[ids[0]] == wins[ids[1]]:
-        raise Refused(_("Table %(number)s is drawn; a single-elimination match needs a winner. "
-                        "Enter the deciding game.", number=table.number), status=409)
-    return ids[0] if wins[ids[0]] > wins[ids[1]] else ids[1]
+    winner = _winner_of(Counter(g.winner_id for g in table.games if g.winner_id is not None),
+                        [s.registration_id for s in table.seats])
+    if winner is None:
+        raise _needs_a_winner(table, status=409)
+    return winner
 
 
 def _add_table(rnd: Round, number: int, kind: str, reg_ids) -> GameTable:
@@ -1053,9 +1074,8 @@ def report_duel_games(table: GameTable, winners, *, reg: Registration | None = N
                             lost=sum(tally.values()) - 2), field="games")
         if w is not None:
             tally[w] += 1
-    if table.round.stage.startswith("top") and len(set(tally.values())) < 2 and len(tally) != 1:
-        raise Refused(_("Table %(number)s is drawn; a single-elimination match needs a winner. "
-                        "Enter the deciding game.", number=table.number), field="games", status=400)
+    if table.round.stage.startswith("top") and _winner_of(tally, seated) is None:
+        raise _needs_a_winner(table, field="games", status=400)
     for g in list(table.games):
         table.games.remove(g)
     db.session.flush()

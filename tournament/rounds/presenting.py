@@ -184,8 +184,11 @@ def version_text(kind: str, result: dict, names: dict[int, str], prizes: dict[st
         parts.append(_("archenemy: %(name)s", name=names.get(result["archenemy"], "?")))
     for condition, (holder, value) in sorted((result.get("prizes") or {}).items()):
         name = (prizes or {}).get(condition, condition)
-        parts.append(_("%(prize)s: %(holder)s (%(value)s)", prize=data_text(name), holder=names.get(holder, "?"),
-                       value="%g" % value if isinstance(value, (int, float)) else value))
+        if value is None:           # a claim without a number (a general-damage win): who holds it
+            parts.append(_("%(prize)s: %(holder)s", prize=data_text(name), holder=names.get(holder, "?")))
+        else:
+            parts.append(_("%(prize)s: %(holder)s (%(value)s)", prize=data_text(name), holder=names.get(holder, "?"),
+                           value="%g" % value if isinstance(value, (int, float)) else value))
     return "; ".join(parts)
 
 

@@ -261,15 +261,8 @@ def _commanders(event: Event, players: set[int]) -> dict[int, list[str]]:
 
 def event_places(event: Event) -> list[tuple[Registration, int, float]]:
     """(registration, place, the event's points) for everyone who played, first place first."""
-    rounds = rounds_ops.rounds_of(event)
-    rows = rounds_ops.standings(event)                 # as at the cut: its seeds
-    seated = rounds_ops.ever_seated(event)
-    order = [r.player for r in rows if r.player in seated]
-    stages = [domain.CutStage(frozenset(a), frozenset(b), f) for a, b, f in rounds_ops.cut_outcome(event, rounds, rows)]
-    points = {r.player: r.points for r in rows}
     regs = {r.id: r for r in event.registrations}
-    return [(regs[p], place, points.get(p, 0.0))
-            for place, p in enumerate(domain.final_places(order, stages), 1) if p in regs]
+    return [(regs[r.player], r.rank, r.points) for r in rounds_ops.final_standings(event) if r.player in regs]
 
 
 def record_event(series: Series, event: Event, actor: str) -> SeriesEvent:

@@ -74,9 +74,8 @@ from ...decks.domain import N_, Text
 from .domain import Entrant, Pod, PodPairing
 from .sizes import plan_pod_sizes
 
-REPEAT_WEIGHT = 1_000_000_000   # one unit of repeat cost outweighs any odd-pod, seat-1 or points cost
-ODD_WEIGHT = 10_000_000         # one unit of odd-pod cost outweighs any seat-1 pressure and points spread
-SEAT1_WEIGHT = 1_000_000        # one pod of seat-1 pressure outweighs any points spread
+REPEAT_WEIGHT = 1_000_000_000   # one unit of repeat cost outweighs any points spread (odd pods and seat-1
+                                # pressure are compared as tuples, in the objective's order)
 TABU_BUDGET = 100_000           # most swap evaluations in the tabu phase (a count: same result on every machine)
 TABU_EVALS_PER_PLAYER = 1_000
 MAX_PERMUTED_POD = 6            # larger pods get their seats greedily, seat by seat
@@ -473,7 +472,7 @@ class _Search:
                     if odd[x] < odd[y]:
                         rd, sd = self.swap_delta(y, p, x, q)
                         if rd <= 0:
-                            out.append((rd * REPEAT_WEIGHT + (odd[x] - odd[y]) * ODD_WEIGHT + sd, y, x))
+                            out.append(((rd, odd[x] - odd[y], sd), y, x))     # in the objective's order
             return out
         return self._swap_nearest(p, options) is not None
 
@@ -580,7 +579,7 @@ class _Search:
                         if (tabu_until.get((y, q), 0) >= step or tabu_until.get((x, p), 0) >= step) \
                                 and (rep + rd, odd + od, press + pd) >= best[:3]:
                             continue
-                        total = rd * REPEAT_WEIGHT + od * ODD_WEIGHT + pd * SEAT1_WEIGHT + sd
+                        total = (rd, od, pd, sd)      # compared in order: no weight can be outgrown
                         if move is None or total < move[0]:
                             move = (total, rd, od, pd, sd, y, p, x, q)
             if move is None:
