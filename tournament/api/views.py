@@ -17,7 +17,7 @@ from ..decks.domain import DeckInputError
 from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, first_control_line, read_decklist_text
 from ..errors import Refused
 from ..events import operations as ops
-from ..web import error_response
+from ..web import error_response, whole_number
 from . import bp
 from .openapi import MAX_QUERY, document
 from .serializers import deck_check_json, event_json, player_json, registration_json, registration_summary
@@ -256,13 +256,12 @@ def registrations_search(event_id: int):
     query = request.args.get("q", "")
     if len(query) > MAX_QUERY:
         raise Refused(f"The search is {len(query):,} characters; at most {MAX_QUERY}.", field="q")
-    limit = request.args.get("limit", "30").strip()
-    if not (limit.isascii() and limit.isdigit() and len(limit) <= 3 and 1 <= int(limit) <= MAX_SEARCH_RESULTS):
+    limit = whole_number(request.args.get("limit", "30"), digits=3)
+    if limit is None or not 1 <= limit <= MAX_SEARCH_RESULTS:
         raise Refused(f"limit must be a whole number from 1 to {MAX_SEARCH_RESULTS}.", field="limit")
-    offset = request.args.get("offset", "0").strip()
-    if not (offset.isascii() and offset.isdigit() and len(offset) <= 7):
+    offset = whole_number(request.args.get("offset", "0"), digits=7)
+    if offset is None:
         raise Refused("offset must be a whole number from 0 to 9999999.", field="offset")
-    limit, offset = int(limit), int(offset)
     found = ops.search_registrations(event, query, limit=limit + 1, offset=offset)     # one more: is there a next page
     return jsonify({"event_id": event.id, "query": query.strip(), "counters": ops.event_counters(event),
                     "offset": offset, "limit": limit, "next_offset": offset + limit if len(found) > limit else None,

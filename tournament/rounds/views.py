@@ -216,9 +216,10 @@ def _whole_minutes():
     """The minutes field as a number for the operation, which says what is allowed (so 1000000 or -5 are told
     the range); what is not a number at all is a refusal here."""
     raw = (request.form.get("minutes") or "").strip()
-    if raw.startswith("-") and whole_number(raw[1:], digits=12) is not None:
-        return -whole_number(raw[1:], digits=12)
-    return required_number("minutes", _("Enter the minutes as a whole number, like 5."), digits=12)
+    value = whole_number(raw.removeprefix("-"), digits=12)
+    if value is None:
+        raise Refused(_("Enter the minutes as a whole number, like 5."), field="minutes")
+    return -value if raw.startswith("-") else value
 
 
 CLOCK_ACTIONS = {
