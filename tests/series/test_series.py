@@ -14,7 +14,8 @@ from tournament.events import operations as events
 from tournament.events.models import AuditEntry
 from tournament.rounds import operations as rounds
 from tournament.series import operations as series_ops
-from tournament.series.domain import CutStage, final_places, parse_points_table, series_standings, Placement
+from tournament.rounds.pairing.cut import StageOutcome, final_places
+from tournament.series.domain import parse_points_table, series_standings, Placement
 from tournament.series.models import Series, SeriesPlayer, SeriesResult
 
 TABLE = [5, 3, 2, 1]
@@ -273,10 +274,10 @@ def test_event_points_and_attendance_points():
 
 def test_final_places_put_the_cut_first_by_how_far_each_got():
     order = list(range(1, 13))                       # standings at the cut: 1 is the best seed
-    stages = [CutStage(frozenset(range(1, 8)), frozenset({6}), False),          # top 7: 1-3 wait, 6 goes on
-              CutStage(frozenset({1, 2, 3, 6}), frozenset({3}), True)]           # the final: 3 wins
+    stages = [StageOutcome(frozenset(range(1, 8)), frozenset({6}), False),          # top 7: 1-3 wait, 6 goes on
+              StageOutcome(frozenset({1, 2, 3, 6}), frozenset({3}), True)]           # the final: 3 wins
     assert final_places(order, stages) == [3, 1, 2, 6, 4, 5, 7, 8, 9, 10, 11, 12]
-    duel = [CutStage(frozenset(range(1, 5)), frozenset({1, 4}), False), CutStage(frozenset({1, 4}), frozenset({4}), True)]
+    duel = [StageOutcome(frozenset(range(1, 5)), frozenset({1, 4}), False), StageOutcome(frozenset({1, 4}), frozenset({4}), True)]
     assert final_places(order, duel)[:4] == [4, 1, 2, 3]
     assert final_places(order, []) == order
 

@@ -33,7 +33,7 @@ from .pairing import pair_pods, pair_swiss, pair_top_cut
 from .pairing.brackets import pair_pods_in_brackets
 from .pairing.inputs import entrants_for, table_history
 from .pairing.quiet import collection_paused
-from .pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, valid_cut
+from .pairing.cut import POD_CUTS, StageOutcome, advancing, cut_stage, final_places, pod_winner, valid_cut
 from ..decks.brackets import bracket_rules
 from ..decks.domain import N_, Text, TextList, json_value
 from ..scoring import stats
@@ -170,11 +170,10 @@ def players_to_seat(event: Event) -> list[Registration]:
 def final_standings(event: Event) -> list[StandingRow]:
     """Everyone who played from first place to last, `rank` their place: with a top cut, whoever got furthest
     first (the final's winner first), then the standings (prize slips, a series' places)."""
-    from ..series.domain import CutStage, final_places
     rows, _unplayed = shown_standings(event)
     by_player = {r.player: r for r in rows}
-    stages = [CutStage(frozenset(a), frozenset(b), f) for a, b, f in cut_outcome(event, rounds_of(event), rows)]
-    order = [p for p in final_places([r.player for r in rows], stages) if p in by_player]
+    order = [p for p in final_places([r.player for r in rows], cut_outcome(event, rounds_of(event), rows))
+             if p in by_player]
     return [dataclasses.replace(by_player[p], rank=place) for place, p in enumerate(order, 1)]
 
 
@@ -442,21 +441,18 @@ def _cut_winner(table: GameTable, seed_of: dict[int, int]) -> int | None:
     if table.result_state != "confirmed":
         return None
     if table.kind == "match":
-        try:
-            return _match_winner(table)
-        except Refused:
-            return None
+        return _games_winner(table)
     left = [s.registration_id for s in table.seats if s.survived]
     return pod_winner(left, seed_of)[0] if left else None
 
 
 def cut_outcome(event: Event, rounds: list[Round] | None = None,
-                rows: list[StandingRow] | None = None) -> list[tuple[set[int], set[int], bool]]:
-    """Each published stage of the top cut as (everyone in it, waiting seeds too; who went on; whether it was the
+                rows: list[StandingRow] | None = None) -> list[StageOutcome]:
+    """Each published stage of the top cut (everyone in it, waiting seeds too; who went on; whether it was the
     final), pods and 1v1 alike: what a final placing needs."""
     rounds = rounds_of(event) if rounds is None else rounds
-    return [(set(s["waiting"]) | {p for t in s["tables"] for p in t["players"]},
-             {t["winner"] for t in s["tables"] if t["winner"] is not None}, s["final"])
+    return [StageOutcome(frozenset(s["waiting"]) | {p for t in s["tables"] for p in t["players"]},
+                         frozenset(t["winner"] for t in s["tables"] if t["winner"] is not None), s["final"])
             for s in cut_results(event, rounds, rows)]
 
 
@@ -473,9 +469,10 @@ def event_stats(event: Event) -> dict:
     return stats.event_stats(games, matches, commanders, players, cut)
 
 
-def _name(event: Event, reg_id: int) -> str:
+def _name(event: Event, reg_id: int, missing: str = "player {id}") -> str:
+    """A player of this event by name; `missing` (with {id}) for an id that is not one."""
     reg = db.session.get(Registration, reg_id)
-    return reg.name if reg is not None and reg.event_id == event.id else f"player {reg_id}"
+    return reg.name if reg is not None and reg.event_id == event.id else missing.format(id=reg_id)
 
 
 def _winner_of(wins: Counter, ids: list[int]) -> int | None:
@@ -489,9 +486,14 @@ def _needs_a_winner(table: GameTable, **kw) -> Refused:
                      "Enter the deciding game.", number=table.number), **kw)
 
 
+def _games_winner(table: GameTable) -> int | None:
+    """A match's winner by games won; None while it is level."""
+    return _winner_of(Counter(g.winner_id for g in table.games if g.winner_id is not None),
+                      [s.registration_id for s in table.seats])
+
+
 def _match_winner(table: GameTable) -> int:
-    winner = _winner_of(Counter(g.winner_id for g in table.games if g.winner_id is not None),
-                        [s.registration_id for s in table.seats])
+    winner = _games_winner(table)
     if winner is None:
         raise _needs_a_winner(table, status=409)
     return winner
@@ -856,10 +858,8 @@ def _clean_ids(values, table: GameTable, field: str, label: str) -> list[int]:
     seated = set(_seated_ids(table))
     stray = [v for v in values if v not in seated]
     if stray:
-        other = db.session.get(Registration, stray[0])
-        who = other.name if other is not None and other.event_id == table.round.event_id else f"#{stray[0]}"
-        raise Refused(_("%(label)s: player %(player)s is not at table %(table)s.", label=label, player=who,
-                        table=table.number), field=field)
+        raise Refused(_("%(label)s: player %(player)s is not at table %(table)s.", label=label,
+                        player=_name(table.round.event, stray[0], missing="#{id}"), table=table.number), field=field)
     if len(set(values)) != len(values):
         raise Refused(_("%(label)s lists a player twice.", label=label), field=field)
     return list(values)

@@ -1,5 +1,5 @@
-"""Series arithmetic, pure: an event's final places from its standings and top cut, the series standings by
-the organizer's table, and the series' numbers summed from its events' stats."""
+"""Series arithmetic, pure: the series standings by the organizer's table (an event's final places come from
+rounds.pairing.cut.final_places), and the series' numbers summed from its events' stats."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,31 +9,6 @@ from ..decks.domain import N_, Text
 from ..scoring.stats import NO_LIST, summary
 
 MAX_TABLE = 64
-
-
-@dataclass(frozen=True)
-class CutStage:
-    """One round of a top cut: everyone in it (waiting seeds too) and who went on from it."""
-    players: frozenset[int]
-    winners: frozenset[int]
-    final: bool = False
-
-
-def final_places(order: Sequence[int], stages: Sequence[CutStage]) -> list[int]:
-    """Players from first to last: whoever got furthest in the cut first (the final's winner before the other
-    finalists), players out at the same stage in seed order, then everyone else as the standings have them."""
-    seed = {p: i for i, p in enumerate(order)}
-    depth: dict[int, int] = {}
-    for i, stage in enumerate(stages):
-        for p in stage.players:
-            depth[p] = i
-        if stage.final:
-            for p in stage.winners:
-                depth[p] = i + 1
-    extra = [p for p in depth if p not in seed]
-    for p in sorted(extra):
-        seed[p] = len(seed)
-    return sorted(list(order) + extra, key=lambda p: (-depth.get(p, -1), seed[p]))
 
 
 def parse_points_table(text: str) -> list[int]:

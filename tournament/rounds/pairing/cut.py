@@ -143,3 +143,30 @@ def pod_winner(survivors: Sequence[int], seed_of: dict[int, int]) -> tuple[int, 
         raise ValueError("A cut pod needs its winner (or the players left when it was drawn).")
     best = min(survivors, key=lambda p: seed_of[p])
     return best, len(survivors) > 1
+
+
+# ----------------------------------------------------------------- final places
+
+@dataclass(frozen=True)
+class StageOutcome:
+    """One round of a top cut: everyone in it (waiting seeds too) and who went on from it."""
+    players: frozenset[int]
+    winners: frozenset[int]
+    final: bool = False
+
+
+def final_places(order: Sequence[int], stages: Sequence[StageOutcome]) -> list[int]:
+    """Players from first to last: whoever got furthest in the cut first (the final's winner before the other
+    finalists), players out at the same stage in seed order, then everyone else as the standings have them."""
+    seed = {p: i for i, p in enumerate(order)}
+    depth: dict[int, int] = {}
+    for i, stage in enumerate(stages):
+        for p in stage.players:
+            depth[p] = i
+        if stage.final:
+            for p in stage.winners:
+                depth[p] = i + 1
+    extra = [p for p in depth if p not in seed]
+    for p in sorted(extra):
+        seed[p] = len(seed)
+    return sorted(list(order) + extra, key=lambda p: (-depth.get(p, -1), seed[p]))
