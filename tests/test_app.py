@@ -62,6 +62,15 @@ def test_runs_on_postgresql(db):
     assert db.session.execute(sa.text("select 1")).scalar() == 1
 
 
+@pytest.mark.postgres
+def test_the_pool_holds_two_connections_for_every_busy_server_thread(db):
+    """A request's own connection plus a rate-limit counter's: 16 threads of one process all at that point
+    (the browser tests' and the concurrency tests' load) must not wait on each other for the pool's 30 s."""
+    from tournament.serve import DEFAULT_THREADS
+    pool = db.engine.pool
+    assert pool.size() + pool._max_overflow > 2 * max(DEFAULT_THREADS, 16)
+
+
 def test_without_secret_key_a_random_one_is_kept_in_instance(monkeypatch, tmp_path):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("DATABASE_URL", raising=False)

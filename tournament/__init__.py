@@ -28,6 +28,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
     _https_settings(app)
+    _pool_settings(app)
     from .extensions import compress, csrf, db, limiter, migrate
     from . import throttle
     app.config.setdefault("RATELIMIT_STORAGE_URI", throttle.storage_uri(app.config, app.instance_path))
@@ -68,6 +69,18 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     register_error_handlers(app)
     register_health(app)
     return app
+
+
+def _pool_settings(app) -> None:
+    """A request may hold two database connections at once (its own and a rate-limit counter's), so a
+    PostgreSQL pool keeps more than two per server thread: 10, and 30 more when busy (two workers: 80 of
+    PostgreSQL's default 100). The default 5 + 10 let 8 or more busy threads wait on each other for 30 s."""
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
+        return
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options.setdefault("pool_size", 10)
+    options.setdefault("max_overflow", 30)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def _https_settings(app) -> None:
