@@ -1,9 +1,10 @@
 """Web pages for rounds: the organizer's round page, standings, the projector, and the player's round.
 
-Views are thin, like tournament.events.views: a form checks the input's
-shape, one operation decides and changes (tournament.rounds.operations), the
-request commits once, then POST/redirect/GET. A refusal is shown on the page
-(next to its form) with the operation's 4xx status and nothing is stored.
+Views are thin: each declares through tournament.web.handler what its URL
+loads, who may use it, the form it reads and how a refusal renders; its body
+runs one operation (tournament.rounds.operations) and redirects (POST/redirect/
+GET). A refusal is shown on the same page (next to its form) with the
+operation's 4xx status, and nothing is stored.
 """
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..errors import NotFound, Refused
-from ..events import operations as event_ops
+from ..events import loading, operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
-from ..web import (EXPIRED, OUT_OF_DATE, form_failed, polled, refusal, refuse_into, required_number,
-                   staff_event, staff_required, start_over, whole_number)
+from ..web import EXPIRED, OUT_OF_DATE, polled, required_number, staff_required, whole_number
+from ..web.handler import FormRefused, handler
 from . import operations as ops
 from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
                          table_view, timer_info, tiebreaker_words)
@@ -38,14 +39,41 @@ def of_planned(event) -> str:
     return f" of {event.planned_rounds}" if event is not None and event.planned_rounds else ""
 
 
-# ----------------------------------------------------------------- helpers
+# ----------------------------------------------------------------- what the URLs load
+
+def round_(rh) -> None:
+    """.../rounds/<number>: rh.round of rh.event."""
+    rh.round = ops.get_round(rh.event, rh.url["number"])
+
+
+def table(rh) -> None:
+    """.../tables/<table_number>: rh.table of rh.round."""
+    rh.table = ops.get_table(rh.round, rh.url["table_number"])
+
+
+def result_table(rh) -> None:
+    """A table that takes a result: not a bye, in a published round."""
+    table(rh)
+    if rh.table.kind == "bye":
+        raise Refused(_("A bye has no result to enter."), status=409)
+    if rh.round.status == "draft":
+        raise Refused(_("Publish the round before entering results."), status=409)
+
+
+EVENT = (loading.event,)
+ROUND = (loading.event, round_)
+TABLE = (loading.event, round_, table)
+
 
 def _names(event) -> dict[int, str]:
     return {r.id: r.name for r in event.registrations}
 
 
-def _redirect_round(event, rnd, anchor: str = ""):
-    return redirect(url_for("rounds.round_page", event_id=event.id, number=rnd.number) + anchor)
+def _to_round(rh, table_number: int | None = None, anchor: str = ""):
+    """Back to the round this action was on (at its table): never a round worked out from another number."""
+    if table_number is not None:
+        anchor = f"#table-{table_number}"
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number) + anchor)
 
 
 # ----------------------------------------------------------------- the organizer's pages
@@ -61,58 +89,47 @@ def _rounds_page(event, status=200, error=None):
         players_to_seat=len(ops.players_to_seat(event)), unready=ops.unready_decks(event)), status
 
 
+def _on_rounds_page(rh, e):
+    return _rounds_page(rh.event, status=e.status, error=e.message)
+
+
+def _action_form(rh):
+    return RoundActionForm()
+
+
 @bp.get("/events/<int:event_id>/rounds")
 @staff_required
-def rounds_page(event_id):
-    return _rounds_page(staff_event(event_id))
-
-
-def _pair(event_id: int, pair, with_stage: bool):
-    """Pair a draft with `pair(event, user)`; a refusal shows on the rounds page with its status."""
-    event = staff_event(event_id)
-    form = RoundActionForm()
-    if not form.validate_on_submit():
-        return _rounds_page(event, status=400, error=EXPIRED)
-    try:
-        rnd = pair(event, g.user, form)
-    except Refused as e:
-        message, status = refusal(e)
-        return _rounds_page(event, status=status, error=message)
-    if with_stage:
-        flash(_("Round %(number)s (%(stage)s) is paired as a draft: review it, then publish it.", number=rnd.number,
-                stage=stage_text(rnd.stage)))
-    else:
-        flash(_("Round %(number)s is paired as a draft: review it, then publish it.", number=rnd.number))
-    return _redirect_round(event, rnd)
+@handler(load=EVENT, policy=loading.staff)
+def rounds_page(rh):
+    return _rounds_page(rh.event)
 
 
 @bp.post("/events/<int:event_id>/rounds")
 @staff_required
-def pair_round(event_id):
-    return _pair(event_id, lambda event, user, form: ops.pair_next_round(
-        event, user, override_decks=bool(form.override_decks.data)), False)
+@handler(load=EVENT, policy=loading.staff, form=_action_form, refused=_on_rounds_page)
+def pair_round(rh):
+    rnd = ops.pair_next_round(rh.event, rh.user, override_decks=bool(rh.form.override_decks.data))
+    flash(_("Round %(number)s is paired as a draft: review it, then publish it.", number=rnd.number))
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rnd.number))
 
 
 @bp.post("/events/<int:event_id>/finish")
 @staff_required
-def finish_event(event_id):
-    event = staff_event(event_id)
-    form = RoundActionForm()
-    if not form.validate_on_submit():
-        return _rounds_page(event, status=400, error=EXPIRED)
-    try:
-        ops.finish_event(event, g.user)
-    except Refused as e:
-        message, status = refusal(e)
-        return _rounds_page(event, status=status, error=message)
+@handler(load=EVENT, policy=loading.staff, form=_action_form, refused=_on_rounds_page)
+def finish_event(rh):
+    ops.finish_event(rh.event, rh.user)
     flash(_("The event has finished: the results are final and these are the final standings."))
-    return redirect(url_for("rounds.standings_page", event_id=event.id))
+    return redirect(url_for("rounds.standings_page", event_id=rh.event.id))
 
 
 @bp.post("/events/<int:event_id>/rounds/top-cut")
 @staff_required
-def pair_top_cut(event_id):
-    return _pair(event_id, lambda event, user, form: ops.pair_top_cut_round(event, user), True)
+@handler(load=EVENT, policy=loading.staff, form=_action_form, refused=_on_rounds_page)
+def pair_top_cut(rh):
+    rnd = ops.pair_top_cut_round(rh.event, rh.user)
+    flash(_("Round %(number)s (%(stage)s) is paired as a draft: review it, then publish it.", number=rnd.number,
+            stage=stage_text(rnd.stage)))
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rnd.number))
 
 
 def _result_form(event, table, conditions, votes: bool, posted: bool = False):
@@ -136,80 +153,80 @@ FILTER_LABELS = {"all": _l("All tables"), "missing": _l("Missing results"), "unc
                  "disputed": _l("Disputed"), "extended": _l("With an extension")}
 
 
+def _table_forms(event, shown, table_form=None, table_error=None) -> dict:
+    """Every shown table's result form (the refused one as it was posted)."""
+    votes = ops.event_uses_votes(event)
+    conditions = event.prize_conditions or []
+    forms = {}
+    for t in shown:
+        if t.kind == "bye":
+            continue
+        if table_form is not None and table_error == t.number:
+            forms[t.number] = table_form
+        else:
+            forms[t.number] = _result_form(event, t, conditions, votes)
+    return forms
+
+
+def _seated_choices(rnd, names) -> list[tuple[int, str]]:
+    return sorted(((s.registration_id, _("%(name)s (table %(table)s, seat %(seat)s)",
+                                         name=names.get(s.registration_id, "?"), table=t.number, seat=s.seat))
+                   for t in rnd.tables for s in t.seats), key=lambda x: name_key(x[1]))
+
+
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
     ops.with_tables(rnd)            # every table with its seats and results: a fixed number of queries
     names = _names(event)
-    votes = ops.event_uses_votes(event)
-    conditions = event.prize_conditions or []
     show = request.args.get("show") if request.args.get("show") in TABLE_FILTERS else "all"
     wanted = TABLE_FILTERS[show]
     shown = [t for t in rnd.tables if wanted(t) or (table_error is not None and t.number == table_error)]
-    tables = [table_view(t, names) for t in shown]
-    forms = {}
-    if rnd.status != "draft":
-        for t in shown:
-            if t.kind == "bye":
-                continue
-            if table_form is not None and table_error == t.number:
-                forms[t.number] = table_form
-            else:
-                forms[t.number] = _result_form(event, t, conditions, votes)
-    seated = sorted(((s.registration_id, _("%(name)s (table %(table)s, seat %(seat)s)",
-                                           name=names.get(s.registration_id, "?"), table=t.number, seat=s.seat))
-                     for t in rnd.tables for s in t.seats), key=lambda x: name_key(x[1]))
+    forms = _table_forms(event, shown, table_form, table_error) if rnd.status != "draft" else {}
     if swap_form is None:
         swap_form = SwapForm(formdata=None)
-    swap_form.fill(seated)
-    results = {t.number: result_view(t, names) for t in shown if t.kind != "bye"}
+    swap_form.fill(_seated_choices(rnd, names))
+    published = rnd.status == "published"
     return render_template(
-        "rounds/round.html", event=event, rnd=rnd, tables=tables, forms=forms, error=error, show=show,
-        table_count=len(rnd.tables), filters=FILTER_LABELS,
-        action_form=RoundActionForm(formdata=None), swap_form=swap_form, results=results,
-        missing=ops.missing_results(rnd) if rnd.status == "published" else [],
-        unconfirmed=ops.unconfirmed_results(rnd) if rnd.status == "published" else [],
-        clock=timer_info(rnd), votes=votes, names=names), status
+        "rounds/round.html", event=event, rnd=rnd, tables=[table_view(t, names) for t in shown], forms=forms,
+        error=error, show=show, table_count=len(rnd.tables), filters=FILTER_LABELS,
+        action_form=RoundActionForm(formdata=None), swap_form=swap_form,
+        results={t.number: result_view(t, names) for t in shown if t.kind != "bye"},
+        missing=ops.missing_results(rnd) if published else [],
+        unconfirmed=ops.unconfirmed_results(rnd) if published else [],
+        clock=timer_info(rnd), votes=ops.event_uses_votes(event), names=names), status
+
+
+def _on_round_page(rh, e):
+    return _round_page(rh.event, rh.round, status=e.status, error=e.message)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/jump")
 @staff_required
-def jump_to_table(event_id, number):
+@handler(load=ROUND, policy=loading.staff)
+def jump_to_table(rh):
     """The "Go to table" box: the round page at that table (works without the page's script)."""
-    event = staff_event(event_id)
-    rnd = ops.get_round(event, number)
-    table = ops.get_table(rnd, required_number("table", _("Enter a table number, like 12.")))
-    return redirect(url_for("rounds.round_page", event_id=event.id, number=rnd.number) + f"#table-{table.number}")
+    table = ops.get_table(rh.round, required_number("table", _("Enter a table number, like 12.")))
+    return _to_round(rh, table.number)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>")
 @staff_required
-def round_page(event_id, number):
-    event = staff_event(event_id)
-    return _round_page(event, ops.get_round(event, number))
+@handler(load=ROUND, policy=loading.staff)
+def round_page(rh):
+    return _round_page(rh.event, rh.round)
 
 
-def _round_action(event_id, number, run, message, back_to_list=False):
-    """Run `run(event, rnd)`; on success flash `message(number, new)` (the round's number, the new round's number)."""
-    event = staff_event(event_id)
-    rnd = ops.get_round(event, number)
-    form = RoundActionForm()
-    if not form.validate_on_submit():
-        return _round_page(event, rnd, status=form_failed(form), error=EXPIRED)
-    try:
-        result = run(event, rnd)
-    except Refused as e:
-        message, status = refusal(e)
-        return _round_page(event, ops.get_round(event, number), status=status, error=message)
-    flash(message(number, getattr(result, "number", number)))
-    if back_to_list:
-        return redirect(url_for("rounds.rounds_page", event_id=event.id))
-    return redirect(url_for("rounds.round_page", event_id=event.id, number=getattr(result, "number", number)))
+def round_action(load=ROUND):
+    """A staff button on a round's page: the action form (CSRF), a refusal shown on that round's page."""
+    return handler(load=load, policy=loading.staff, form=_action_form, refused=_on_round_page)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/publish")
 @staff_required
-def publish(event_id, number):
-    return _round_action(event_id, number, lambda e, r: ops.publish_round(r, g.user),
-                         lambda n, new: _("Round %(number)s is published: players see their tables now.", number=n))
+@round_action()
+def publish(rh):
+    ops.publish_round(rh.round, rh.user)
+    flash(_("Round %(number)s is published: players see their tables now.", number=rh.round.number))
+    return _to_round(rh)
 
 
 def _whole_minutes():
@@ -223,105 +240,101 @@ def _whole_minutes():
 
 
 CLOCK_ACTIONS = {
-    "pause": (lambda r: ops.pause_round(r, g.user),
-              lambda n, new: _("Round %(number)s: the clock is paused.", number=n)),
-    "resume": (lambda r: ops.resume_round(r, g.user),
-               lambda n, new: _("Round %(number)s: the clock runs again.", number=n)),
-    "extend": (lambda r: ops.extend_round(r, g.user, _whole_minutes()),
-               lambda n, new: _("Round %(number)s: time added.", number=n)),
+    "pause": (lambda rh: ops.pause_round(rh.round, rh.user),
+              lambda n: _("Round %(number)s: the clock is paused.", number=n)),
+    "resume": (lambda rh: ops.resume_round(rh.round, rh.user),
+               lambda n: _("Round %(number)s: the clock runs again.", number=n)),
+    "extend": (lambda rh: ops.extend_round(rh.round, rh.user, _whole_minutes()),
+               lambda n: _("Round %(number)s: time added.", number=n)),
 }
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/clock")
 @staff_required
-def clock(event_id, number):
+@round_action()
+def clock(rh):
     """Pause, resume, or add minutes to the whole round: the deadline on the server moves, every clock follows."""
     run, message = CLOCK_ACTIONS.get(request.form.get("action"), (None, None))
     if run is None:
-        return _round_action(event_id, number, _unknown_clock_action, lambda n, new: "")
-    return _round_action(event_id, number, lambda e, r: run(r), message)
-
-
-def _unknown_clock_action(event, rnd):
-    raise Refused(_("Choose pause, resume or add time."))
+        raise Refused(_("Choose pause, resume or add time."))
+    run(rh)
+    flash(message(rh.round.number))
+    return _to_round(rh)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/extension")
 @staff_required
-def extend_table(event_id, number, table_number):
-    return _round_action(event_id, number,
-                         lambda e, r: ops.extend_table(ops.get_table(r, table_number), g.user, _whole_minutes()),
-                         lambda n, new: _("Table %(number)s: its extension is set.", number=table_number))
+@round_action(TABLE)
+def extend_table(rh):
+    ops.extend_table(rh.table, rh.user, _whole_minutes())
+    flash(_("Table %(number)s: its extension is set.", number=rh.table.number))
+    return _to_round(rh, rh.table.number)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/start")
 @staff_required
-def start(event_id, number):
-    return _round_action(event_id, number, lambda e, r: ops.start_round(r, g.user),
-                         lambda n, new: _("Round %(number)s has started: the clock is running.", number=n))
+@round_action()
+def start(rh):
+    ops.start_round(rh.round, rh.user)
+    flash(_("Round %(number)s has started: the clock is running.", number=rh.round.number))
+    return _to_round(rh)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/finish")
 @staff_required
-def finish(event_id, number):
-    accept = request.form.get("accept_unconfirmed") == "1"
-    return _round_action(event_id, number, lambda e, r: ops.finish_round(r, g.user, accept_unconfirmed=accept),
-                         lambda n, new: _("Round %(number)s is finished.", number=n))
+@round_action()
+def finish(rh):
+    ops.finish_round(rh.round, rh.user, accept_unconfirmed=request.form.get("accept_unconfirmed") == "1")
+    flash(_("Round %(number)s is finished.", number=rh.round.number))
+    return _to_round(rh)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/accept/<int:revision>")
 @staff_required
-def accept_version(event_id, number, table_number, revision):
+@round_action(TABLE)
+def accept_version(rh):
     """Settle a dispute: staff accept one of the reported versions as the table's result."""
-    def settle(event, rnd):
-        return ops.settle_dispute(ops.get_table(rnd, table_number), revision, g.user,
-                                  seen=whole_number(request.form.get("seen"), digits=9))
-    return _round_action(event_id, number, settle,
-                         lambda n, new: _("Table %(number)s: version %(revision)s is the result now.",
-                                          number=table_number, revision=revision))
+    revision = rh.url["revision"]
+    ops.settle_dispute(rh.table, revision, rh.user, seen=whole_number(request.form.get("seen"), digits=9))
+    flash(_("Table %(number)s: version %(revision)s is the result now.", number=rh.table.number, revision=revision))
+    return _to_round(rh, rh.table.number)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/delete")
 @staff_required
-def delete(event_id, number):
-    return _round_action(event_id, number, lambda e, r: ops.delete_draft(r, g.user),
-                         lambda n, new: _("The draft of round %(number)s is deleted.", number=n), back_to_list=True)
-
-
-def _repair(event, rnd):
-    """A new seed for a draft staff already reviewed, players without a legal deck included (logged again)."""
-    ops.delete_draft(rnd, g.user)
-    return ops.pair_next_round(event, g.user, override_decks=True)
+@round_action()
+def delete(rh):
+    ops.delete_draft(rh.round, rh.user)
+    flash(_("The draft of round %(number)s is deleted.", number=rh.round.number))
+    return redirect(url_for("rounds.rounds_page", event_id=rh.event.id))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/repair")
 @staff_required
-def repair(event_id, number):
-    return _round_action(event_id, number, _repair,
-                         lambda n, new: _("Round %(number)s is paired again (a new seed): review the draft.",
-                                          number=new))
+@round_action()
+def repair(rh):
+    """A new seed for a draft staff already reviewed, players without a legal deck included (logged again)."""
+    ops.delete_draft(rh.round, rh.user)
+    new = ops.pair_next_round(rh.event, rh.user, override_decks=True)
+    flash(_("Round %(number)s is paired again (a new seed): review the draft.", number=new.number))
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=new.number))
+
+
+def _on_swap_refused(rh, e):
+    # the swap form is only on drafts: say it at the top when the round is no longer one
+    return _round_page(rh.event, rh.round, status=e.status, swap_form=rh.form,
+                       error=e.message if rh.round.status != "draft" else None)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
 @staff_required
-def swap(event_id, number):
-    event = staff_event(event_id)
-    rnd = ops.get_round(event, number)
-    form = SwapForm()
-    if not form.validate_on_submit():
-        return _round_page(event, rnd, status=form_failed(form), swap_form=form)
-    try:
-        ops.swap_seats(rnd, g.user, form.first.data, form.second.data)
-    except Refused as e:
-        status = refuse_into(form, e)
-        rnd = ops.get_round(event, number)
-        # the swap form is only on drafts: say it at the top when the round is no longer one
-        return _round_page(event, rnd, status=status, swap_form=form,
-                           error=e.message if rnd.status != "draft" else None)
-    names = _names(event)
-    flash(_("Swapped %(first)s and %(second)s.", first=names.get(form.first.data, "?"),
-            second=names.get(form.second.data, "?")))
-    return _redirect_round(event, rnd, "#swap")
+@handler(load=ROUND, policy=loading.staff, form=lambda rh: SwapForm(), refused=_on_swap_refused)
+def swap(rh):
+    first, second = rh.form.first.data, rh.form.second.data
+    ops.swap_seats(rh.round, rh.user, first, second)
+    names = _names(rh.event)
+    flash(_("Swapped %(first)s and %(second)s.", first=names.get(first, "?"), second=names.get(second, "?")))
+    return _to_round(rh, anchor="#swap")
 
 
 def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
@@ -336,31 +349,25 @@ def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
         ops.cast_vote(table, voter, votee, reg=reg, user=user)
 
 
+def _posted_result_form(rh):
+    return _result_form(rh.event, rh.table, rh.event.prize_conditions or [], ops.event_uses_votes(rh.event),
+                        posted=True)
+
+
+def _on_result_refused(rh, e):
+    if e.status == 409:           # the table changed under the form: show what it holds now, and why
+        return _round_page(rh.event, rh.round, status=e.status, error=e.message)
+    return _round_page(rh.event, rh.round, status=e.status, table_form=rh.form, table_error=rh.table.number)
+
+
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/result")
 @staff_required
-def table_result(event_id, number, table_number):
-    event = staff_event(event_id)
-    rnd = ops.get_round(event, number)
-    table = ops.get_table(rnd, table_number)
-    if table.kind == "bye":
-        raise Refused(_("A bye has no result to enter."), status=409)
-    if rnd.status == "draft":
-        raise Refused(_("Publish the round before entering results."), status=409)
-    form = _result_form(event, table, event.prize_conditions or [], ops.event_uses_votes(event), posted=True)
-    if not form.validate_on_submit():
-        status = form_failed(form)
-        return _round_page(event, rnd, status=status, table_form=form, table_error=table.number)
-    try:
-        votes = form.votes() if table.kind == "pod" else {}
-        enter_result(table, form, user=g.user, votes_from=votes)
-    except Refused as e:
-        status = refuse_into(form, e)
-        rnd = ops.get_round(event, number)
-        if status == 409:           # the table changed under the form: show what it holds now, and why
-            return _round_page(event, rnd, status=status, error=e.message)
-        return _round_page(event, rnd, status=status, table_form=form, table_error=table_number)
-    flash(_("Table %(number)s: result saved.", number=table_number))
-    return _redirect_round(event, rnd, f"#table-{table_number}")
+@handler(load=(*ROUND, result_table), policy=loading.staff, form=_posted_result_form, refused=_on_result_refused)
+def table_result(rh):
+    votes = rh.form.votes() if rh.table.kind == "pod" else {}
+    enter_result(rh.table, rh.form, user=rh.user, votes_from=votes)
+    flash(_("Table %(number)s: result saved.", number=rh.table.number))
+    return _to_round(rh, rh.table.number)
 
 
 # ----------------------------------------------------------------- standings and the projector
@@ -371,8 +378,9 @@ def _event_version(event_id, **_kw):
 
 @bp.get("/events/<int:event_id>/standings")
 @polled(_event_version, shared=True)
-def standings_page(event_id):
-    event = event_ops.get_event(event_id)
+@handler(load=EVENT)
+def standings_page(rh):
+    event = rh.event
     staff = event_ops.staff_for(g.get("user"), event)
     rounds = ops.rounds_of(event)
     published = [r for r in rounds if r.status != "draft"]
@@ -393,10 +401,11 @@ def standings_page(event_id):
 
 
 @bp.get("/events/<int:event_id>/stats")
-def stats_page(event_id):
+@handler(load=EVENT)
+def stats_page(rh):
     """The event's numbers with charts: staff at any time; everyone once the event has finished and published its
     decklists (the commanders and who reached the cut can point at one player's list)."""
-    event = event_ops.get_event(event_id)
+    event = rh.event
     staff = event_ops.staff_for(g.get("user"), event)
     if staff is None and not (event.status == "finished" and event.publish_decklists):
         raise NotFound(_("The event's statistics are public once it has finished and published its decklists."))
@@ -417,19 +426,19 @@ def _projector(event, rnd):
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/projector")
 @polled(_event_version, shared=True)
-def projector(event_id, number):
-    event = event_ops.get_event(event_id)
-    return _projector(event, ops.get_round(event, number))
+@handler(load=ROUND)
+def projector(rh):
+    return _projector(rh.event, rh.round)
 
 
 @bp.get("/events/<int:event_id>/projector")
 @polled(_event_version, shared=True)
-def current_projector(event_id):
+@handler(load=EVENT)
+def current_projector(rh):
     """The latest round the viewer may see: leave the projector on this address for the whole event;
     it moves on to the next round by itself when that is published, and waits for the first one."""
-    event = event_ops.get_event(event_id)
-    rounds = [r for r in ops.rounds_of(event) if ops.round_visible(r, g.get("user"))]
-    return _projector(event, rounds[-1] if rounds else None)
+    rounds = [r for r in ops.rounds_of(rh.event) if ops.round_visible(r, rh.user)]
+    return _projector(rh.event, rounds[-1] if rounds else None)
 
 
 # ----------------------------------------------------------------- the player's round (on /p/<code>)
@@ -441,103 +450,85 @@ def _no_refusal_yet():
         g.pop(key, None)
 
 
-def _player_table(reg, form):
-    """The round and table a player's form names; nonsense there is a 400, an unknown round or table a 404."""
-    rnd = ops.require_visible(ops.get_round(reg.event, form.round.data), None)
-    return rnd, ops.get_table(rnd, form.table.data)
+def _player_table(rh, form):
+    """The round and table a player's form names (rh.round, rh.table); an unknown round or table is a 404."""
+    rh.round = ops.require_visible(ops.get_round(rh.reg.event, form.round.data), None)
+    rh.table = ops.get_table(rh.round, form.table.data)
 
 
-def _player_refused(reg, status, message=None, form=None, kind=None, table=None):
-    """Show the player page again with the refusal in "Your round" (next to the form it is about)."""
-    start_over()
+def _show_player_refusal(rh, status, message=None, kind=None):
+    """The player page again with the refusal in "Your round" (next to the form it is about, for `kind`)."""
     g.round_error = message
-    g.round_form = form
-    g.round_form_kind = kind
-    g.round_form_for = table.id if table is not None else None
-    return _player_page(reg, status=status)
+    if kind is not None:
+        g.round_form = rh.form
+        g.round_form_kind = kind
+        g.round_form_for = rh.table.id
+    return _player_page(rh.reg, status=status)
 
 
-def _player_done(reg, message):
+def _player_done(rh, message):
     flash(message)
-    return redirect(url_for("events.player_page", code=reg.access_code) + "#round")
+    return redirect(url_for("events.player_page", code=rh.reg.access_code) + "#round")
 
 
-def _ref_or_refuse(reg, prefix: str = ""):
-    """The posted round and table, or a refusal (stale or forged form)."""
-    ref = TableRefForm(meta={"csrf": False}, prefix=prefix)
+def _player_result_form(rh):
+    """The posted round and table (a stale or forged reference is refused), then that table's result form."""
+    ref = TableRefForm(meta={"csrf": False}, prefix="r")
     if not ref.validate():
         raise Refused(OUT_OF_DATE)
-    return _player_table(reg, ref)
+    _player_table(rh, ref)
+    if rh.table.kind == "bye":
+        raise Refused(_("A bye has no result to report."), status=409)
+    if rh.table.kind == "match":
+        return duel_result_form(rh.table, prefix="r", base=PlayerDuelResultForm)
+    return pod_result_form(rh.table, rh.reg.event.prize_conditions or [], with_votes=False, prefix="r",
+                           base=PlayerPodResultForm)
+
+
+def _on_player_result_refused(rh, e):
+    if rh.form is None or e.status == 409:      # no form yet, or the table moved on: the page as it is, and why
+        return _show_player_refusal(rh, e.status, e.message)
+    expired = isinstance(e, FormRefused) and e.expired
+    return _show_player_refusal(rh, e.status, EXPIRED if expired else None, "result")
 
 
 @bp.post("/p/<code>/result")
-def player_result(code):
-    reg = event_ops.registration_by_code(code)
-    staff = event_ops.staff_for(g.get("user"), reg.event)
-    try:
-        rnd, table = _ref_or_refuse(reg, prefix="r")
-    except Refused as e:
-        return _player_refused(reg, e.status, e.message)
-    if table.kind == "bye":
-        return _player_refused(reg, 409, _("A bye has no result to report."))
-    if table.kind == "match":
-        form = duel_result_form(table, prefix="r", base=PlayerDuelResultForm)
-    else:
-        form = pod_result_form(table, reg.event.prize_conditions or [], with_votes=False, prefix="r",
-                               base=PlayerPodResultForm)
-    if not form.validate_on_submit():
-        status = form_failed(form)
-        message = EXPIRED if "csrf_token" in form.errors else None
-        return _player_refused(reg, status, message, form, "result", table)
-    try:
-        enter_result(table, form, reg=reg, user=staff)
-    except Refused as e:
-        if e.status == 409:         # the table moved on (confirmed, disputed): the page as it is now, and why
-            return _player_refused(reg, 409, e.message)
-        status = refuse_into(form, e)
-        return _player_refused(reg, status, None, form, "result", table)
-    return _player_done(reg, _("Result reported. The others at your table confirm it on their pages."))
+@handler(load=loading.player, form=_player_result_form, refused=_on_player_result_refused)
+def player_result(rh):
+    enter_result(rh.table, rh.form, reg=rh.reg, user=event_ops.staff_for(rh.user, rh.event))
+    return _player_done(rh, _("Result reported. The others at your table confirm it on their pages."))
+
+
+def _on_player_confirm_refused(rh, e):
+    if isinstance(e, FormRefused):
+        return _show_player_refusal(rh, 400, EXPIRED if e.expired else OUT_OF_DATE)
+    return _show_player_refusal(rh, e.status, e.message)
 
 
 @bp.post("/p/<code>/confirm")
-def player_confirm(code):
-    reg = event_ops.registration_by_code(code)
-    form = ConfirmForm()
-    if not form.validate_on_submit():
-        form_failed(form)
-        message = EXPIRED if "csrf_token" in form.errors else OUT_OF_DATE
-        return _player_refused(reg, 400, message)
-    try:
-        _rnd, table = _player_table(reg, form)
-        ops.confirm_result(table, reg, revision=form.revision.data)
-    except Refused as e:
-        return _player_refused(reg, e.status, e.message)
-    return _player_done(reg, _("Thank you: you confirmed the result."))
+@handler(load=loading.player, form=lambda rh: ConfirmForm(), refused=_on_player_confirm_refused)
+def player_confirm(rh):
+    _player_table(rh, rh.form)
+    ops.confirm_result(rh.table, rh.reg, revision=rh.form.revision.data)
+    return _player_done(rh, _("Thank you: you confirmed the result."))
+
+
+def _on_player_vote_refused(rh, e):
+    if isinstance(e, FormRefused):
+        if e.expired:
+            return _show_player_refusal(rh, 400, EXPIRED)
+        if "votee" not in rh.form.errors:
+            return _show_player_refusal(rh, 400, OUT_OF_DATE)
+        _player_table(rh, rh.form)      # refused: rendered again by this function, as the message alone
+        return _show_player_refusal(rh, 400, None, "vote")
+    if "table" not in rh.extra:         # the round or table it names: the message alone
+        return _show_player_refusal(rh, e.status, e.message)
+    return _show_player_refusal(rh, e.status, None, "vote")      # the vote itself: next to its field
 
 
 @bp.post("/p/<code>/vote")
-def player_vote(code):
-    reg = event_ops.registration_by_code(code)
-    staff = event_ops.staff_for(g.get("user"), reg.event)
-    form = VoteForm()
-    if not form.validate_on_submit():
-        form_failed(form)
-        if "csrf_token" in form.errors:
-            return _player_refused(reg, 400, EXPIRED)
-        if "votee" not in form.errors:
-            return _player_refused(reg, 400, OUT_OF_DATE)
-        try:
-            _rnd, table = _player_table(reg, form)
-        except Refused as e:
-            return _player_refused(reg, e.status, e.message)
-        return _player_refused(reg, 400, None, form, "vote", table)
-    try:
-        _rnd, table = _player_table(reg, form)
-    except Refused as e:
-        return _player_refused(reg, e.status, e.message)
-    try:
-        ops.cast_vote(table, reg.id, form.votee.data, reg=reg, user=staff)
-    except Refused as e:
-        status = refuse_into(form, e)
-        return _player_refused(reg, status, None, form, "vote", table)
-    return _player_done(reg, _("Your vote is in."))
+@handler(load=loading.player, form=lambda rh: VoteForm(), refused=_on_player_vote_refused)
+def player_vote(rh):
+    _player_table(rh, rh.form)
+    ops.cast_vote(rh.table, rh.reg.id, rh.form.votee.data, reg=rh.reg, user=event_ops.staff_for(rh.user, rh.event))
+    return _player_done(rh, _("Your vote is in."))

@@ -18,9 +18,9 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
-from . import page_cache
-from .errors import Refused
-from .extensions import db
+from .. import page_cache
+from ..errors import Refused
+from ..extensions import db
 
 EXPIRED = _l("This form has expired or did not come from this site. Reload the page and try again.")
 OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
@@ -57,7 +57,7 @@ def error_response(message: str, status: int, field: str | None = None):
 
 def staff_required(view):
     """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
-    from .auth.access import login_required
+    from ..auth.access import login_required
     page = login_required(view)
 
     @wraps(view)
@@ -70,7 +70,7 @@ def staff_required(view):
 
 def staff_event(event_id, organizer_only: bool = False):
     """The URL's event, for the logged-in staff of that event only (404 / 403 otherwise)."""
-    from .events.operations import get_event, require_staff
+    from ..events.operations import get_event, require_staff
     event = get_event(event_id)
     require_staff(g.get("user"), event, organizer_only=organizer_only)
     return event
@@ -196,7 +196,7 @@ def security_headers(response):
 
 def loggable_path(path: str) -> str:
     """A request path as logs may show it: an access code becomes a short hash of it."""
-    from .throttle import log_code
+    from ..throttle import log_code
     return _CODE_IN_PATH.sub(lambda m: m.group(1) + log_code(m.group(2)), path)
 
 
@@ -221,7 +221,7 @@ VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half ho
 
 def _etag(version: int) -> str:
     """The page's version for this viewer, in this viewer's language."""
-    from .i18n import language_hint
+    from ..i18n import language_hint
     user = g.get("user")
     return (f"v{version}-u{user.id if user is not None else 0}-{language_hint()}"
             f"-t{int(time.time() // VERSION_PERIOD)}")
