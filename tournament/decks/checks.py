@@ -357,15 +357,75 @@ def _ineligible_reason(card: Card, ruleset: Ruleset) -> Text | None:
 
 
 # ---------------------------------------------------------------- the check
+# check_deck is a pipeline: each step below adds one family of findings to one list, in the order the steps
+# run. The final sort is stable, so that order decides which of two findings on the same line comes first.
+
+Zone = list[tuple[Entry, Card | None]]         # a zone's entries, each with its card (None: an unknown name)
+
+
+@dataclass
+class _Zones:
+    """The list as the rules count it, shared by the steps: each entry with its card in its zone (schemes
+    moved to the scheme deck), the zones' card counts, and the generals once they are read."""
+    commanders: Zone
+    main: Zone
+    side: Zone
+    companions: Zone
+    schemes: Zone
+    unknown: dict[str, Entry]                   # names the pool does not know, each with its first entry
+    commander_count: int = 0
+    main_count: int = 0
+    side_raw: int = 0                           # sideboard entries as listed
+    side_count: int = 0                         # the sideboard as the size rule counts it
+    companion_count: int = 0
+    absorbed: set[str] = field(default_factory=set)     # companions Arena also lists in the sideboard
+    generals: list[Card] = field(default_factory=list)  # the known general cards, each once
+    identity: set[str] = field(default_factory=set)     # their combined colour identity
+    general_names: set[str] = field(default_factory=set)
+
 
 def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[str] = (),
                banlist_remove: Iterable[str] = (), max_bracket: int | None = None,
                declared_bracket: int | None = None, brackets: BracketRules | None = None) -> DeckCheck:
+    """Every finding for one list, each step one family of findings; the result says whether it is legal."""
     rs = get_ruleset(ruleset)
     banlist = effective_banlist(rs, banlist_add, banlist_remove)
     findings: list[Finding] = []
     add = findings.append
+    _line_findings(deck, add)
+    z = _sort_zones(deck, pool)
+    _unknown_findings(z.unknown, pool, add)
+    _count_zones(z, rs)
+    _read_generals(z, rs, add)
+    _general_count_findings(z, rs, add)
+    _general_card_findings(z, rs, add)
+    _card_findings(z, rs, banlist, add)
+    total = z.commander_count + z.main_count
+    _deck_size_finding(z, rs, total, add)
+    _sideboard_findings(z, rs, add)
+    if z.schemes:
+        _scheme_findings(z.schemes, add)
+    report = bracket_report((c for zone_entries in (z.commanders, z.main) for _, c in zone_entries if c is not None),
+                            brackets)
+    findings.extend(bracket_findings(report, max_bracket, declared_bracket))
+    findings.sort(key=lambda f: (f.line is not None, f.line or 0, _CODE_ORDER.get(f.code, 99)))
+    color_identity = [c for c in COLOR_ORDER if c in z.identity]
+    return DeckCheck(
+        legal=not any(f.severity == ERROR for f in findings),
+        ruleset=rs.id,
+        commanders=list(dict.fromkeys(c.name if c is not None else e.name for e, c in z.commanders)),
+        color_identity=color_identity,
+        main_count=z.main_count,
+        sideboard_count=z.side_count,
+        findings=bounded(_with_spelling(findings, deck)),
+        summary=_summary(z, deck, banlist, total, color_identity),
+        bracket=report.to_json(),
+    )
 
+
+def _line_findings(deck: ParsedDeck, add) -> None:
+    """Lines that name no card (UNPARSED_LINE), and the maybeboard left out of the check (IGNORED): the
+    player learns that these lines were not read as cards before anything is said about the cards."""
     for u in deck.unparsed:
         reason = u.why if u.why is not None else Text(u.reason.replace("%", "%%"))
         add(Finding.of("UNPARSED_LINE", ERROR, Text(
@@ -380,36 +440,43 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
                "of the deck and were not checked."), num=n, lines=_lines(deck.ignored)),
             line=deck.ignored[0].line))
 
-    # One look-up for every name in the list.
+
+def _sort_zones(deck: ParsedDeck, pool: CardPool) -> _Zones:
+    """One pool look-up for every name in the list (a database pool answers it in one query), then each
+    entry with its card in its zone; schemes go to the scheme deck wherever they were listed."""
     names = list(dict.fromkeys(e.name for lst in (deck.commanders, deck.main, deck.sideboard,
                                                    deck.companions, deck.schemes) for e in lst))
-    resolved = pool.resolve(names) if names else {}
-    get = resolved.get
+    get = (pool.resolve(names) if names else {}).get
     unknown: dict[str, Entry] = {}
-    schemes: list[tuple[Entry, Card | None]] = []
+    schemes: Zone = []
+    commanders = _zone(deck.commanders, get, unknown, None)
+    main = _zone(deck.main, get, unknown, schemes)
+    side = _zone(deck.sideboard, get, unknown, schemes)
+    companions = _zone(deck.companions, get, unknown, None)
+    schemes.extend(_zone(deck.schemes, get, unknown, None))
+    return _Zones(commanders, main, side, companions, schemes, unknown)
 
-    def zone(entries: list[Entry], divert_schemes: bool) -> list[tuple[Entry, Card | None]]:
-        out = []
-        for e in entries:
-            card = get(e.name)
-            if card is None:
-                if e.name not in unknown:
-                    unknown[e.name] = e
-            elif divert_schemes and card.faces and "Scheme" in card.faces[0].types:
-                schemes.append((e, card))
-                continue
-            out.append((e, card))
-        return out
 
-    # Sort entries into zones; schemes go to the scheme deck wherever they were listed.
-    commanders = zone(deck.commanders, False)
-    main = zone(deck.main, True)
-    side = zone(deck.sideboard, True)
-    companions = zone(deck.companions, False)
-    schemes.extend(zone(deck.schemes, False))
+def _zone(entries: list[Entry], get, unknown: dict[str, Entry], schemes: Zone | None) -> Zone:
+    """The entries with their cards; an unknown name is noted once (its first entry), and with `schemes`
+    given a scheme card is moved there instead of staying in this zone."""
+    out = []
+    for e in entries:
+        card = get(e.name)
+        if card is None:
+            if e.name not in unknown:
+                unknown[e.name] = e
+        elif schemes is not None and card.faces and "Scheme" in card.faces[0].types:
+            schemes.append((e, card))
+            continue
+        out.append((e, card))
+    return out
 
+
+def _unknown_findings(unknown: dict[str, Entry], pool: CardPool, add) -> None:
+    """UNKNOWN_CARD, with a did-you-mean for the first MAX_SUGGESTED names only: suggestions cost
+    milliseconds each, and a pasted page of nonsense must not cost seconds."""
     for i, (name, e) in enumerate(unknown.items()):
-        # Suggestions cost milliseconds each: a pasted page of nonsense must not cost seconds.
         suggestions = tuple(pool.suggest(name)) if i < MAX_SUGGESTED else ()
         if suggestions:
             text = Text(N_("\"%(card)s\" is not a card name we know; did you mean %(suggestion)s?"),
@@ -418,41 +485,56 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             text = Text(N_("\"%(card)s\" is not a card name we know. Check the spelling."), card=shown_name(name))
         add(Finding.of("UNKNOWN_CARD", ERROR, text, card=shown_name(name), line=e.line, suggestions=suggestions))
 
-    commander_count = sum(e.count for e, _ in commanders)
-    main_count = sum(e.count for e, _ in main)
-    side_raw = sum(e.count for e, _ in side)
-    companion_count = sum(e.count for e, _ in companions)
 
-    # Arena lists the companion in "Companion" and again in "Sideboard": one card, not two.
-    absorbed: set[str] = set()
-    if companions:
-        companion_names = {c.name for _, c in companions if c is not None}
-        absorbed = {c.name for _, c in side if c is not None and c.name in companion_names}
-    side_count = side_raw - len(absorbed)
+def _count_zones(z: _Zones, rs: Ruleset) -> None:
+    """The zones' card counts. Arena lists the companion in "Companion" and again in "Sideboard": one card,
+    not two; under a ruleset whose companion is a sideboard card, it counts in the sideboard."""
+    z.commander_count = sum(e.count for e, _ in z.commanders)
+    z.main_count = sum(e.count for e, _ in z.main)
+    z.side_raw = sum(e.count for e, _ in z.side)
+    z.companion_count = sum(e.count for e, _ in z.companions)
+    if z.companions:
+        companion_names = {c.name for _, c in z.companions if c is not None}
+        z.absorbed = {c.name for _, c in z.side if c is not None and c.name in companion_names}
+    z.side_count = z.side_raw - len(z.absorbed)
     if rs.companion == "sideboard":
-        side_count += companion_count
+        z.side_count += z.companion_count
 
-    # ---- generals
-    known_generals = list({c.name: c for _, c in commanders if c is not None}.values())
-    identity = set().union(*(c.color_identity for c in known_generals)) if known_generals else set()
-    general_names = {c.name for c in known_generals}
-    if not commanders and (read := _command_zone_in_sideboard(main, side, rs)):
-        commanders = [(Entry(e.count, e.name, e.line, "commander", e.raw), c) for e, c in read]
-        side = [pair for pair in side if pair not in read]
-        side_raw -= len(read)
-        side_count -= len(read)
-        commander_count = len(read)
-        known_generals = [c for _, c in read]
-        identity = set().union(*(c.color_identity for c in known_generals))
-        general_names = {c.name for c in known_generals}
-        add(Finding.of("COMMANDER_FROM_SIDEBOARD", WARNING, Text(
-            _n("The list has no Commander section, so the sideboard's %(cards)s was read as your general (MTGO and "
-               "XMage keep the commander in the sideboard). If that is wrong, put the general under a "
-               "\"Commander\" heading.",
-               "The list has no Commander section, so the sideboard's %(cards)s were read as your generals (MTGO "
-               "and XMage keep the commander in the sideboard). If that is wrong, put the general under a "
-               "\"Commander\" heading."), num=len(read), cards=TextList([c.name for c in known_generals])),
-            card=known_generals[0].name, line=read[0][0].line))
+
+def _read_generals(z: _Zones, rs: Ruleset, add) -> None:
+    """The generals and their colour identity: the commander section's known cards, or, with no commander
+    section, the sideboard read as the command zone the way MTGO and XMage keep it."""
+    z.generals = list({c.name: c for _, c in z.commanders if c is not None}.values())
+    z.identity = set().union(*(c.color_identity for c in z.generals)) if z.generals else set()
+    z.general_names = {c.name for c in z.generals}
+    if not z.commanders and (read := _command_zone_in_sideboard(z.main, z.side, rs)):
+        _generals_from_sideboard(z, read, add)
+
+
+def _generals_from_sideboard(z: _Zones, read: Zone, add) -> None:
+    """Move the sideboard cards read as the command zone to the commanders, and say so (a warning: the
+    player can put the general under a heading if that reading is wrong)."""
+    z.commanders = [(Entry(e.count, e.name, e.line, "commander", e.raw), c) for e, c in read]
+    z.side = [pair for pair in z.side if pair not in read]
+    z.side_raw -= len(read)
+    z.side_count -= len(read)
+    z.commander_count = len(read)
+    z.generals = [c for _, c in read]
+    z.identity = set().union(*(c.color_identity for c in z.generals))
+    z.general_names = {c.name for c in z.generals}
+    add(Finding.of("COMMANDER_FROM_SIDEBOARD", WARNING, Text(
+        _n("The list has no Commander section, so the sideboard's %(cards)s was read as your general (MTGO and "
+           "XMage keep the commander in the sideboard). If that is wrong, put the general under a "
+           "\"Commander\" heading.",
+           "The list has no Commander section, so the sideboard's %(cards)s were read as your generals (MTGO "
+           "and XMage keep the commander in the sideboard). If that is wrong, put the general under a "
+           "\"Commander\" heading."), num=len(read), cards=TextList([c.name for c in z.generals])),
+        card=z.generals[0].name, line=read[0][0].line))
+
+
+def _general_count_findings(z: _Zones, rs: Ruleset, add) -> None:
+    """No general at all (NO_COMMANDER), or more distinct generals than the ruleset allows."""
+    commanders = z.commanders
     if not commanders:
         add(Finding.of("NO_COMMANDER", ERROR, Text(N_(
             "The list names no general. Put it under a \"Commander\" heading (or mark it *CMDR*, or write "
@@ -467,10 +549,16 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
             text = Text(N_("%(ruleset)s allows at most %(max)d commanders; the list names %(count)d: %(cards)s."),
                         ruleset=rs.name, max=rs.max_generals, count=distinct_generals, cards=listed)
         add(Finding.of("COMMANDER_INELIGIBLE", ERROR, text, line=commanders[rs.max_generals][0].line))
-    pair_ok = (len(known_generals) == 2 and rs.commander_rules == "commander"
-               and valid_pair(known_generals[0], known_generals[1]))
+
+
+def _general_card_findings(z: _Zones, rs: Ruleset, add) -> None:
+    """Each general once: banned as a general, or not a card that can be one; then whether two generals
+    may be commanders together (a Background is fine only beside its "Choose a Background" creature)."""
+    generals = z.generals
+    together = len(generals) == 2 and rs.commander_rules == "commander"
+    pair_ok = together and valid_pair(generals[0], generals[1])
     seen_general: set[str] = set()
-    for e, card in commanders:
+    for e, card in z.commanders:
         if card is None or card.name in seen_general:
             continue
         seen_general.add(card.name)
@@ -481,22 +569,70 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         reason = None if (pair_ok and _is_background(card)) else _ineligible_reason(card, rs)
         if reason:
             add(Finding.of("COMMANDER_INELIGIBLE", ERROR, reason, card=card.name, line=e.line))
-    if (len(known_generals) == 2 and rs.max_generals >= 2 and rs.commander_rules == "commander"
-            and not pair_ok):
-        a, b = known_generals
+    if together and rs.max_generals >= 2 and not pair_ok:
+        a, b = generals
         add(Finding.of("COMMANDER_INELIGIBLE", ERROR, Text(
             N_("%(first)s and %(card)s cannot be commanders together: two commanders must both have Partner, "
                "name each other with \"Partner with\", both have \"Friends forever\", or be a \"Choose a "
                "Background\" creature with a Background, or a \"Doctor's companion\" with a Time Lord Doctor."),
-            first=a.name, card=b.name), card=b.name, line=commanders[-1][0].line))
+            first=a.name, card=b.name), card=b.name, line=z.commanders[-1][0].line))
 
-    # ---- every card the player owns in the deck: legality, identity, singleton
-    singleton_side = rs.singleton_includes_sideboard
+
+# ---- every card the player owns in the deck: legality, identity, singleton
+
+@dataclass(frozen=True)
+class _PoolRule:
+    """What the legality step asks of every card, looked up once per deck."""
+    ruleset: str                    # the ruleset's name, for the messages
+    format: str                     # the card data's format the pool follows ("commander")
+    allow: tuple[str, ...]          # the legalities that pass ("Legal", ...)
+    extra: frozenset[str]           # name keys the ruleset allows whatever the card data says
+    reject_funny: bool
+    banned_keys: frozenset[str]
+    data_format: str | None         # the format whose "Banned" the banlist also follows
+    removed_keys: frozenset[str]    # cards the event took off the banlist
+    added_keys: set[str]            # cards the event put on the banlist
+
+    @classmethod
+    def of(cls, rs: Ruleset, banlist) -> _PoolRule:
+        pool_rule = rs.pool
+        added_keys = {card_key(a) for a in banlist.added} if banlist.added else set()
+        return cls(rs.name, pool_rule.format, pool_rule.allow, pool_rule.extra_keys, pool_rule.reject_funny,
+                   banlist.keys, banlist.card_data_format, banlist.removed_keys, added_keys)
+
+
+def _card_findings(z: _Zones, rs: Ruleset, banlist, add) -> None:
+    """Each card the player owns in the deck, once: legality (BANNED, NOT_LEGAL), colour identity outside
+    the generals' (checked only when a general is known), and copies over the card's limit (SINGLETON)."""
+    totals, where, first = _owned_cards(z, rs.singleton_includes_sideboard)
+    rule = _PoolRule.of(rs, banlist)
+    identity, general_names = z.identity, z.general_names
+    check_identity = bool(z.generals)
+    whole_deck = rs.singleton_includes_sideboard and bool(z.side)
+    for n, (e, card) in first.items():
+        _legality_finding(n, e, card, rule, add)
+        if check_identity and n not in general_names:
+            ci = card.color_identity
+            if ci and not identity.issuperset(ci):
+                add(Finding.of("COLOR_IDENTITY", ERROR,
+                               identity_text(card, set(ci) - identity, z.generals, identity), card=n, line=e.line))
+        limit = card.copy_limit
+        if limit is not None and totals[n] > limit:
+            if n in general_names:
+                _general_copies_finding(n, totals[n], where[n], add)
+            else:
+                _singleton_finding(n, totals[n], limit, where[n], whole_deck, add)
+
+
+def _owned_cards(z: _Zones, singleton_side: bool) -> tuple[dict[str, int], dict[str, list[Entry]], dict]:
+    """Per card name: the copies that count for the singleton rule, every entry that lists it, and its first
+    (entry, card). The sideboard and companion count only under `singleton_side`; then a companion Arena
+    lists twice counts once."""
     totals: dict[str, int] = {}
     where: dict[str, list[Entry]] = {}
     first: dict[str, tuple[Entry, Card]] = {}
-    for zone_entries, counted in ((commanders, True), (main, True), (side, singleton_side),
-                                  (companions, singleton_side)):
+    for zone_entries, counted in ((z.commanders, True), (z.main, True), (z.side, singleton_side),
+                                  (z.companions, singleton_side)):
         for e, card in zone_entries:
             if card is None:
                 continue
@@ -511,110 +647,126 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
                 if counted:
                     totals[n] += e.count
     if singleton_side:
-        for n in absorbed:
+        for n in z.absorbed:
             totals[n] -= 1
+    return totals, where, first
 
-    pool_rule = rs.pool
-    fmt, allow = pool_rule.format, pool_rule.allow
-    extra = pool_rule.extra_keys
-    reject_funny = pool_rule.reject_funny
-    banned_keys, data_format, removed_keys = banlist.keys, banlist.card_data_format, banlist.removed_keys
-    check_identity = bool(known_generals)
-    added_keys = {card_key(a) for a in banlist.added} if banlist.added else set()
-    for n, (e, card) in first.items():
-        key = card_key(n)
-        legality = card.legalities.get(fmt, "Not Legal")
-        if key in banned_keys:
-            banned = True
-        elif card.faces and card.faces[0].name != n and card_key(card.faces[0].name) in banned_keys:
-            banned = True
-        elif data_format:
-            banned = (legality if data_format == fmt else card.legalities.get(data_format)) == "Banned" \
-                and key not in removed_keys
-        else:
-            banned = False
-        if banned:
-            by_event = key in added_keys
-            text = (Text(N_("%(card)s is banned by this event."), card=n) if by_event
-                    else Text(N_("%(card)s is banned under %(ruleset)s."), card=n, ruleset=rs.name))
-            add(Finding.of("BANNED", ERROR, text, card=n, line=e.line))
-        elif legality not in allow or n.startswith("A-") or (reject_funny and card.is_funny) or card.is_meld_result:
-            reason = None
-            if card.is_meld_result:
-                reason = Text(N_("%(card)s is the melded result of two cards, not a card a deck can hold; list the "
-                                 "two cards that meld into it instead."), card=n)
-            elif card.is_rebalanced:
-                reason = Text(N_("%(card)s is Arena's rebalanced version of %(paper)s, not a paper card; list "
-                                 "%(paper)s instead."), card=n, paper=card.paper_name)
-            elif card.is_funny and reject_funny:
-                reason = Text(N_("%(card)s is an Un-set (silver-bordered) card; those are not allowed under "
-                                 "%(ruleset)s."), card=n, ruleset=rs.name)
-            elif not (extra and key in extra) and not (legality == "Banned" and key in removed_keys):
-                if card.is_funny:
-                    reason = Text(N_("%(card)s is an Un-set (silver-bordered) card and is not legal under "
-                                     "%(ruleset)s."), card=n, ruleset=rs.name)
-                elif legality == "Banned":
-                    reason = Text(N_("%(card)s is banned in %(format)s, so it is not allowed under %(ruleset)s."),
-                                  card=n, format=fmt.capitalize(), ruleset=rs.name)
-                else:
-                    reason = Text(N_("%(card)s is not legal in %(format)s, so it is not allowed under "
-                                     "%(ruleset)s."), card=n, format=fmt.capitalize(), ruleset=rs.name)
-            if reason:
-                add(Finding.of("NOT_LEGAL", ERROR, reason, card=n, line=e.line))
-        if check_identity and n not in general_names:
-            ci = card.color_identity
-            if ci and not identity.issuperset(ci):
-                outside = set(ci) - identity
-                add(Finding.of("COLOR_IDENTITY", ERROR, identity_text(card, outside, known_generals, identity),
-                               card=n, line=e.line))
-        limit = card.copy_limit
-        if limit is not None and totals[n] > limit:
-            total = totals[n]
-            entries = where[n]
-            if n in general_names:
-                extra_entries = [x for x in entries if x.section != "commander"]
-                if extra_entries:
-                    template = (N_("%(card)s is your general and is already in the command zone; remove it from "
-                                   "the sideboard (%(lines)s).") if extra_entries[0].section == "sideboard"
-                                else N_("%(card)s is your general and is already in the command zone; remove it "
-                                        "from the main deck (%(lines)s)."))
-                    add(Finding.of("SINGLETON", ERROR, Text(template, card=n, lines=_lines(extra_entries)),
-                                   card=n, line=extra_entries[0].line))
-                else:
-                    add(Finding.of("SINGLETON", ERROR, Text(
-                        N_("%(card)s is listed %(count)d times as the general; list it once."), card=n, count=total),
-                        card=n, line=entries[0].line))
-                continue
-            if singleton_side and side:
-                template = (N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
-                               "one copy of a card, except basic lands.") if limit == 1 else
-                            N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
-                               "up to %(limit)d copies of a card, except basic lands."))
-            else:
-                template = (N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold one copy of a card, "
-                               "except basic lands.") if limit == 1 else
-                            N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold up to %(limit)d copies "
-                               "of a card, except basic lands."))
-            add(Finding.of("SINGLETON", ERROR, Text(template, card=n, count=total, lines=_lines(entries), limit=limit),
-                           card=n, line=entries[-1].line))
 
-    # ---- sizes
-    total = commander_count + main_count
-    if total != rs.deck_size:
-        diff = rs.deck_size - total
-        one = commander_count <= 1
-        if diff > 0:
-            template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
-                           "%(ruleset)s needs exactly %(size)d: add %(diff)d.") if one else
-                        N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
-                           "%(ruleset)s needs exactly %(size)d: add %(diff)d."))
-        else:
-            template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
-                           "%(ruleset)s needs exactly %(size)d: remove %(diff)d.") if one else
-                        N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
-                           "%(ruleset)s needs exactly %(size)d: remove %(diff)d."))
-        add(Finding.of("DECK_SIZE", ERROR, Text(template, total=total, generals=commander_count, main=main_count,
-                                                ruleset=rs.name, size=rs.deck_size, diff=abs(diff))))
+def _legality_finding(n: str, e: Entry, card: Card, rule: _PoolRule, add) -> None:
+    """BANNED (the event's banlist, reported once and not also as NOT_LEGAL), else NOT_LEGAL when the card
+    is outside the pool: the card data's legality, Arena's rebalanced cards, Un-cards, meld results."""
+    key = card_key(n)
+    legality = card.legalities.get(rule.format, "Not Legal")
+    if _is_banned(n, card, key, legality, rule):
+        text = (Text(N_("%(card)s is banned by this event."), card=n) if key in rule.added_keys
+                else Text(N_("%(card)s is banned under %(ruleset)s."), card=n, ruleset=rule.ruleset))
+        add(Finding.of("BANNED", ERROR, text, card=n, line=e.line))
+    elif (legality not in rule.allow or n.startswith("A-") or (rule.reject_funny and card.is_funny)
+          or card.is_meld_result):
+        reason = _not_legal_reason(n, card, key, legality, rule)
+        if reason:
+            add(Finding.of("NOT_LEGAL", ERROR, reason, card=n, line=e.line))
+
+
+def _is_banned(n: str, card: Card, key: str, legality: str, rule: _PoolRule) -> bool:
+    """On the banlist by its name or its front face's, or "Banned" in the card data's format the banlist
+    follows, unless the event took it off the banlist (the organizer's edit wins)."""
+    banned_keys = rule.banned_keys
+    if key in banned_keys:
+        return True
+    if card.faces and card.faces[0].name != n and card_key(card.faces[0].name) in banned_keys:
+        return True
+    data_format = rule.data_format
+    if data_format:
+        return (legality if data_format == rule.format else card.legalities.get(data_format)) == "Banned" \
+            and key not in rule.removed_keys
+    return False
+
+
+def _not_legal_reason(n: str, card: Card, key: str, legality: str, rule: _PoolRule) -> Text | None:
+    """Why a card outside the pool is not allowed, in the player's terms; None when the ruleset allows it
+    anyway (its extra cards, or a card the event took off the banlist)."""
+    if card.is_meld_result:
+        return Text(N_("%(card)s is the melded result of two cards, not a card a deck can hold; list the "
+                       "two cards that meld into it instead."), card=n)
+    if card.is_rebalanced:
+        return Text(N_("%(card)s is Arena's rebalanced version of %(paper)s, not a paper card; list "
+                       "%(paper)s instead."), card=n, paper=card.paper_name)
+    ruleset, fmt = rule.ruleset, rule.format
+    if card.is_funny and rule.reject_funny:
+        return Text(N_("%(card)s is an Un-set (silver-bordered) card; those are not allowed under "
+                       "%(ruleset)s."), card=n, ruleset=ruleset)
+    if (rule.extra and key in rule.extra) or (legality == "Banned" and key in rule.removed_keys):
+        return None
+    if card.is_funny:
+        return Text(N_("%(card)s is an Un-set (silver-bordered) card and is not legal under "
+                       "%(ruleset)s."), card=n, ruleset=ruleset)
+    if legality == "Banned":
+        return Text(N_("%(card)s is banned in %(format)s, so it is not allowed under %(ruleset)s."),
+                    card=n, format=fmt.capitalize(), ruleset=ruleset)
+    return Text(N_("%(card)s is not legal in %(format)s, so it is not allowed under "
+                   "%(ruleset)s."), card=n, format=fmt.capitalize(), ruleset=ruleset)
+
+
+def _general_copies_finding(n: str, total: int, entries: list[Entry], add) -> None:
+    """SINGLETON for a general: a copy in the deck beside the command zone, or the general listed twice."""
+    extra_entries = [x for x in entries if x.section != "commander"]
+    if extra_entries:
+        template = (N_("%(card)s is your general and is already in the command zone; remove it from "
+                       "the sideboard (%(lines)s).") if extra_entries[0].section == "sideboard"
+                    else N_("%(card)s is your general and is already in the command zone; remove it "
+                            "from the main deck (%(lines)s)."))
+        add(Finding.of("SINGLETON", ERROR, Text(template, card=n, lines=_lines(extra_entries)),
+                       card=n, line=extra_entries[0].line))
+    else:
+        add(Finding.of("SINGLETON", ERROR, Text(
+            N_("%(card)s is listed %(count)d times as the general; list it once."), card=n, count=total),
+            card=n, line=entries[0].line))
+
+
+def _singleton_finding(n: str, total: int, limit: int, entries: list[Entry], whole_deck: bool, add) -> None:
+    """SINGLETON: more copies than the card's limit, in the deck or (`whole_deck`) main deck and sideboard."""
+    if whole_deck:
+        template = (N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
+                       "one copy of a card, except basic lands.") if limit == 1 else
+                    N_("%(card)s: %(count)d copies (%(lines)s); main deck and sideboard together may hold "
+                       "up to %(limit)d copies of a card, except basic lands."))
+    else:
+        template = (N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold one copy of a card, "
+                       "except basic lands.") if limit == 1 else
+                    N_("%(card)s: %(count)d copies (%(lines)s); the deck may hold up to %(limit)d copies "
+                       "of a card, except basic lands."))
+    add(Finding.of("SINGLETON", ERROR, Text(template, card=n, count=total, lines=_lines(entries), limit=limit),
+                   card=n, line=entries[-1].line))
+
+
+# ---- sizes, the scheme deck, the summary
+
+def _deck_size_finding(z: _Zones, rs: Ruleset, total: int, add) -> None:
+    """DECK_SIZE: general(s) + main deck must be exactly the ruleset's deck size; says how many to add or
+    remove."""
+    if total == rs.deck_size:
+        return
+    diff = rs.deck_size - total
+    one = z.commander_count <= 1
+    if diff > 0:
+        template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
+                       "%(ruleset)s needs exactly %(size)d: add %(diff)d.") if one else
+                    N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
+                       "%(ruleset)s needs exactly %(size)d: add %(diff)d."))
+    else:
+        template = (N_("The deck has %(total)d cards including the general (%(generals)d + %(main)d); "
+                       "%(ruleset)s needs exactly %(size)d: remove %(diff)d.") if one else
+                    N_("The deck has %(total)d cards including the generals (%(generals)d + %(main)d); "
+                       "%(ruleset)s needs exactly %(size)d: remove %(diff)d."))
+    add(Finding.of("DECK_SIZE", ERROR, Text(template, total=total, generals=z.commander_count, main=z.main_count,
+                                            ruleset=rs.name, size=rs.deck_size, diff=abs(diff))))
+
+
+def _sideboard_findings(z: _Zones, rs: Ruleset, add) -> None:
+    """SIDEBOARD_SIZE: over the ruleset's maximum (or any sideboard where it has none), not the exact size a
+    ruleset may require, or more than one companion starting outside the deck."""
+    side_count, side = z.side_count, z.side
     if side_count > rs.sideboard_max:
         if rs.sideboard_max == 0:
             text = Text(_n("%(ruleset)s has no sideboard; remove the %(num)d sideboard card (or put them under a "
@@ -630,44 +782,63 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         add(Finding.of("SIDEBOARD_SIZE", ERROR, Text(
             N_("The sideboard has %(count)d cards; %(ruleset)s needs exactly %(size)d or none."), count=side_count,
             ruleset=rs.name, size=rs.sideboard_max), line=side[0][0].line if side else None))
-    if rs.companion == "outside" and companion_count > 1:
+    if rs.companion == "outside" and z.companion_count > 1:
         add(Finding.of("SIDEBOARD_SIZE", ERROR, Text(
             N_("The list has %(count)d companions; only one card may start outside the deck as a companion."),
-            count=companion_count), line=companions[0][0].line))
+            count=z.companion_count), line=z.companions[0][0].line))
 
-    # ---- Archenemy scheme deck
-    if schemes:
-        scheme_totals: Counter = Counter()
-        scheme_lines: dict[str, list[Entry]] = {}
-        for e, card in schemes:
-            if card is None:
-                continue
-            if not _is_scheme(card):
-                add(Finding.of("SCHEME_DECK", ERROR, Text(
-                    N_("%(card)s is not a scheme card; move it out of the scheme deck."), card=card.name),
-                    card=card.name, line=e.line))
-                continue
-            scheme_totals[card.name] += e.count
-            scheme_lines.setdefault(card.name, []).append(e)
-        scheme_count = sum(scheme_totals.values())
-        if scheme_count < SCHEME_MIN:
+
+def _scheme_findings(schemes: Zone, add) -> None:
+    """The Archenemy scheme deck (SCHEME_DECK): only scheme cards, at least SCHEME_MIN of them, at most
+    SCHEME_MAX_COPIES sharing a name."""
+    scheme_totals: Counter = Counter()
+    scheme_lines: dict[str, list[Entry]] = {}
+    for e, card in schemes:
+        if card is None:
+            continue
+        if not _is_scheme(card):
             add(Finding.of("SCHEME_DECK", ERROR, Text(
-                _n("The scheme deck has %(num)d scheme; an archenemy needs at least %(min)d.",
-                   "The scheme deck has %(num)d schemes; an archenemy needs at least %(min)d."),
-                num=scheme_count, min=SCHEME_MIN), line=schemes[0][0].line))
-        for n, count in scheme_totals.items():
-            if count > SCHEME_MAX_COPIES:
-                add(Finding.of("SCHEME_DECK", ERROR, Text(
-                    N_("%(card)s: %(count)d copies in the scheme deck (%(lines)s); at most %(max)d schemes may share "
-                       "a name."), card=n, count=count, lines=_lines(scheme_lines[n]), max=SCHEME_MAX_COPIES),
-                    card=n, line=scheme_lines[n][0].line))
+                N_("%(card)s is not a scheme card; move it out of the scheme deck."), card=card.name),
+                card=card.name, line=e.line))
+            continue
+        scheme_totals[card.name] += e.count
+        scheme_lines.setdefault(card.name, []).append(e)
+    scheme_count = sum(scheme_totals.values())
+    if scheme_count < SCHEME_MIN:
+        add(Finding.of("SCHEME_DECK", ERROR, Text(
+            _n("The scheme deck has %(num)d scheme; an archenemy needs at least %(min)d.",
+               "The scheme deck has %(num)d schemes; an archenemy needs at least %(min)d."),
+            num=scheme_count, min=SCHEME_MIN), line=schemes[0][0].line))
+    for n, count in scheme_totals.items():
+        if count > SCHEME_MAX_COPIES:
+            add(Finding.of("SCHEME_DECK", ERROR, Text(
+                N_("%(card)s: %(count)d copies in the scheme deck (%(lines)s); at most %(max)d schemes may share "
+                   "a name."), card=n, count=count, lines=_lines(scheme_lines[n]), max=SCHEME_MAX_COPIES),
+                card=n, line=scheme_lines[n][0].line))
 
-    report = bracket_report((c for zone_entries in (commanders, main) for _, c in zone_entries if c is not None),
-                            brackets)
-    findings.extend(bracket_findings(report, max_bracket, declared_bracket))
-    findings.sort(key=lambda f: (f.line is not None, f.line or 0, _CODE_ORDER.get(f.code, 99)))
 
-    # ---- summary
+def _summary(z: _Zones, deck: ParsedDeck, banlist, total: int, color_identity: list[str]) -> dict:
+    """What the deck page shows beside the findings: colours, size, card types, mana curve, section counts,
+    dungeons and the event's banlist edits."""
+    types, curve = _types_and_curve(z.main)
+    return {
+        "color_identity": color_identity,
+        "deck_size": total,
+        "types": types,
+        "mana_curve": curve,
+        "sections": {
+            "commander": z.commander_count, "main": z.main_count, "sideboard": z.side_raw,
+            "companion": z.companion_count, "scheme": sum(e.count for e, _ in z.schemes),
+            "dungeon": sum(e.count for e in deck.dungeons), "maybeboard": sum(e.count for e in deck.ignored),
+        },
+        "dungeons": list(dict.fromkeys(e.name for e in deck.dungeons)),
+        "banlist_edits": {"added": list(banlist.added), "removed": list(banlist.removed)},
+    }
+
+
+def _types_and_curve(main: Zone) -> tuple[dict[str, int], dict[str, int]]:
+    """The main deck's cards per primary type (each card once, under the first of TYPE_ORDER its front face
+    has) and its non-land cards per mana value (7 and more together)."""
     types = dict.fromkeys(TYPE_ORDER, 0)
     types["other"] = 0
     curve = dict.fromkeys(CURVE_KEYS, 0)
@@ -682,31 +853,7 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
         if "Land" not in front_types:
             mv = int(card.mana_value)
             curve[CURVE_KEYS[mv if mv < 7 else 7]] += e.count
-    color_identity = [c for c in COLOR_ORDER if c in identity]
-    summary = {
-        "color_identity": color_identity,
-        "deck_size": total,
-        "types": types,
-        "mana_curve": curve,
-        "sections": {
-            "commander": commander_count, "main": main_count, "sideboard": side_raw,
-            "companion": companion_count, "scheme": sum(e.count for e, _ in schemes),
-            "dungeon": sum(e.count for e in deck.dungeons), "maybeboard": sum(e.count for e in deck.ignored),
-        },
-        "dungeons": list(dict.fromkeys(e.name for e in deck.dungeons)),
-        "banlist_edits": {"added": list(banlist.added), "removed": list(banlist.removed)},
-    }
-    return DeckCheck(
-        legal=not any(f.severity == ERROR for f in findings),
-        ruleset=rs.id,
-        commanders=list(dict.fromkeys(c.name if c is not None else e.name for e, c in commanders)),
-        color_identity=color_identity,
-        main_count=main_count,
-        sideboard_count=side_count,
-        findings=bounded(_with_spelling(findings, deck)),
-        summary=summary,
-        bracket=report.to_json(),
-    )
+    return types, curve
 
 
 def bracket_findings(report, max_bracket: int | None, declared: int | None) -> list[Finding]:
