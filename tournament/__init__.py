@@ -52,6 +52,8 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .games import views as games_views
     from .series import views as series_views
     from .web import register_error_handlers, register_health
+    from .web import api as web_api
+    from .rounds import api as _rounds_api  # noqa: F401  (its routes on web_api.bp)
 
     app.before_request(load_user)
     from . import i18n
@@ -62,6 +64,9 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
                       games_views.bp, printing_views.bp, swaps_views.bp, series_views.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
+    if web_api.bp is not api_bp:        # until tournament.api declares its routes on tournament.web.api.bp
+        app.register_blueprint(web_api.bp, name="api_v1")
+        csrf._exempt_blueprints.add("api_v1")      # noqa: SLF001 (exempt() takes the blueprint's own name)
     from .backup_cli import backup_command, restore_command
     for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document,
                   backup_command, restore_command):

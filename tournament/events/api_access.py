@@ -1,0 +1,52 @@
+"""Who may use an API operation, for the API views of every feature: the pages' policies (tournament.events.loading)
+behind the API's own way of knowing staff (a bearer token, never the browser session), and the paging every long
+list shares (limit, offset, next_offset)."""
+from __future__ import annotations
+
+import pydantic
+
+from ..web.api import optional_staff_user, staff_user
+from . import loading, operations as ops
+
+MAX_PAGE = 500
+
+
+def staff(rh) -> bool:
+    """The event's staff (owner, co-organizers, judges), by their token: 401 without one, 403 for another event's."""
+    staff_user()
+    return loading.staff(rh)
+
+
+def organizers(rh) -> bool:
+    """The event's owner and co-organizers, by their token."""
+    staff_user()
+    return loading.organizers(rh)
+
+
+def token_user(rh) -> bool:
+    """Any staff account, by its token (what it may see is then decided by the operation)."""
+    staff_user()
+    return True
+
+
+def public(rh) -> bool:
+    """Everyone; a token, when one is sent, must be valid (then rh.staff says whether it runs this event)."""
+    user = optional_staff_user()
+    event = rh.extra.get("event")
+    rh.api_user = user
+    rh.staff = user is not None and event is not None and ops.staff_for(user, event) is not None
+    return True
+
+
+class Page(pydantic.BaseModel):
+    """?limit=&offset=: one page of a long list; the answer's next_offset is the next page's (null: the last)."""
+    model_config = pydantic.ConfigDict(extra="forbid")
+    limit: int = pydantic.Field(100, ge=1, le=MAX_PAGE, description="At most this many items.")
+    offset: int = pydantic.Field(0, ge=0, le=10_000_000, description="Skip this many items first.")
+
+
+def page(items: list, query: Page) -> tuple[list, int | None]:
+    """The page's items and the next page's offset (None on the last page)."""
+    chunk = items[query.offset:query.offset + query.limit]
+    end = query.offset + len(chunk)
+    return chunk, (end if end < len(items) else None)
