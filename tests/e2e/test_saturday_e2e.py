@@ -146,6 +146,23 @@ def big_round(olga):
     return {"event": event.id, "tables": len(rnd.tables)}
 
 
+def third_round(olga):
+    # 12 players: rounds 1 and 2 played, round 3 running with table 2 disputed (3 tables a round, so a round
+    # numbered like a table exists: a judge sent to "round 2" would not notice at once)
+    event, regs = event_with(olga, "Third", 12)
+    for r in regs:
+        ev.check_in(r, olga)
+    play_round(event, olga)
+    play_round(event, olga)
+    rnd = started_round(event, olga)
+    by_id = {r.id: r for r in regs}
+    table = next(t for t in rnd.tables if t.number == 2)
+    a, b = [by_id[s.registration_id] for s in table.seats][:2]
+    ro.report_pod_result(table, [a.id], reg=a)
+    ro.report_pod_result(table, [b.id], reg=b)
+    return {"event": event.id, "round": rnd.number}
+
+
 app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
@@ -324,6 +341,33 @@ def test_round_clock_pause_resume_add_time_and_table_extension(live_server, olga
     what = [r.text for r in olga.find_elements(By.CSS_SELECTOR, "#log tbody tr td:nth-child(3)")]
     assert what == ["gave table 1 of round 1 an extension of 7 minutes", "resumed the clock of round 1",
                     "paused the clock of round 1", "added 10 minutes to round 1"], what
+
+
+def test_a_judge_stays_on_round_3_after_settling_a_dispute_and_extending_a_table(live_server, olga):
+    data = prepare(live_server, "third_round")
+    event, number = data["event"], data["round"]
+    assert number == 3
+    round_3 = f"{live_server}/events/{event}/rounds/3"
+    olga.get(round_3)
+    table = olga.find_element(By.ID, "table-2")
+    assert "Disputed" in table.text
+    button(olga, "Accept this version", within=table).click()
+    wait(olga, lambda: any(m.startswith("Table 2: version") for m in flash(olga)))
+    assert olga.current_url.split("#")[0] == round_3, olga.current_url
+    assert olga.current_url.endswith("#table-2")
+    assert text_of(olga, "h1").startswith("Round 3"), text_of(olga, "h1")
+    assert "Disputed" not in olga.find_element(By.ID, "table-2").text
+
+    table = olga.find_element(By.ID, "table-3")
+    field = table.find_element(By.CSS_SELECTOR, "form.extension input[name=minutes]")
+    field.clear()
+    field.send_keys("4")
+    button(olga, "Set", within=table).click()
+    wait(olga, lambda: "Table 3: its extension is set." in flash(olga))
+    assert olga.current_url.split("#")[0] == round_3, olga.current_url
+    assert olga.current_url.endswith("#table-3")
+    assert text_of(olga, "h1").startswith("Round 3"), text_of(olga, "h1")
+    assert text_of(olga, "#extension-3") == "+4 min"
 
 
 # ----------------------------------------------------------------- 8. finishing the event
