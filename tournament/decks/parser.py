@@ -443,116 +443,157 @@ def _read_card(text: str) -> tuple[int, str, str | None] | Text:
     return count, name, flag
 
 
+class _TextRead:
+    """Where one pass over a text decklist stands: the section lines go to, what the text has shown so far
+    (headers, prefixes, a marked general) and where its blank-separated blocks start, which the blank-line
+    conventions need afterwards."""
+    __slots__ = ("lists", "unparsed", "section", "held", "board_header", "any_header", "prefixed", "marked",
+                 "header_first", "seen", "gap", "block_starts", "fast", "quick")
+
+    def __init__(self, deck: ParsedDeck, fast: bool):
+        self.lists = _lists(deck)
+        self.unparsed = deck.unparsed
+        self.section = "main"
+        self.held = 0                       # cards the current section held when it was opened
+        self.board_header = self.any_header = self.prefixed = self.marked = self.header_first = False
+        self.seen = self.gap = False
+        self.block_starts: list[int] = []   # line numbers where the 2nd, 3rd... blank-separated block begins
+        self.fast = fast                    # no control characters and no over-long line anywhere
+        self.quick = fast                   # ... and not in an About section: common card lines take the quick path
+
+
 def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
     """One pass over the lines; blank-line conventions are settled afterwards."""
     deck = ParsedDeck()
-    lists = _lists(deck)
-    unparsed = deck.unparsed
-    make = _make_entry
-    dungeon_endings = _DUNGEON_ENDINGS
-    section = "main"
-    board_header = any_header = prefixed = marked = header_first = False
-    seen = gap = False
-    held = 0                        # cards the current section held when it was opened
-    block_starts: list[int] = []    # line numbers where the 2nd, 3rd... blank-separated block begins
-    fast = not dirty and max(map(len, lines)) <= MAX_LINE_LENGTH
-    quick = fast
+    r = _TextRead(deck, not dirty and max(map(len, lines)) <= MAX_LINE_LENGTH)
     for number, (line, prefix, count, name, stars, category) in enumerate(_LINES.findall(text), 1):
-        if quick and count:
-            count = 1 if count == "1" else int(count)
-            if "  " in name or "\t" in name:
-                name = " ".join(name.split())
-            if not name.isascii():
-                name = " ".join(name.split()).strip(_BRACKETS + " ")
-            sec = section
-            if prefix:
-                prefixed = True
-                sec = _INLINE_BOARDS[prefix.lower()]
-            if category and (flag := _category_flag(category)) is not None:
-                sec = flag
-                marked = marked or flag == "commander"
-            if stars and "CMDR" in stars.upper():
-                sec = "commander"
-                marked = True
-            if gap:
-                block_starts.append(number)
-                gap = False
-            elif not seen:
-                header_first = any_header
-                seen = True
-            if (name.lower().endswith(dungeon_endings) and sec != "maybeboard"
-                    and name_key(name) in _DUNGEON_KEYS):
-                sec = "dungeon"
-            lists[sec].append(make(count, name, number, sec, line))
-            continue
-        s = line.strip()
-        if not s:
-            gap = seen
-            if section in ("commander", "companion") and len(lists[section]) > held:
-                section = "main"        # "Commander, 1 X, blank, 1 Sol Ring...": the deck has begun
-                held = len(lists[section])
-            continue
-        if len(s) > MAX_LINE_LENGTH:
-            unparsed.append(_unparsed(number, _shown(s), _TOO_LONG))
-            continue
-        if dirty and _CONTROL.search(s):
-            unparsed.append(_unparsed(number, _shown(s), _CONTROL_CHARACTERS))
-            continue
-        line_section = None
-        first = s[0]
-        if first == "/" or first == "#":
-            opened = _header(s.lstrip("/#").strip())
-            if opened is None:
-                if section in ("commander", "companion") and len(lists[section]) > held:
-                    section = "main"
-                    held = len(lists[section])
-                continue
-        elif not first.isdigit() and first != "-":
-            if first in "NL" and _XMAGE_META.match(s):
-                continue
-            opened = _header(s)
-            if opened is None and ":" in s:
-                m = _INLINE.fullmatch(s)
-                if m and m.group(1).lower() in _INLINE_BOARDS:
-                    line_section = _INLINE_BOARDS[m.group(1).lower()]
-                    s = m.group(2)
-                    prefixed = True
+        if r.quick and count:
+            _quick_card(r, number, line, prefix, count, name, stars, category)
         else:
-            opened = None
-        if opened is not None:
-            any_header = True
-            if opened == "type":
-                if section in ("commander", "companion", _ABOUT):
-                    section = "main"
-            else:
-                board_header = True
-                section = opened
-            quick = fast and section != _ABOUT
-            if section != _ABOUT:
-                held = len(lists[section])
-            continue
-        if section == _ABOUT and line_section is None:
-            continue
-        got = _read_card(s)
-        if type(got) is Text:
-            unparsed.append(_unparsed(number, _shown(s), got))
-            continue
-        count, name, flag = got
-        if flag is not None:
-            line_section = flag
-            if flag == "commander":
-                marked = True
-        if gap:
-            block_starts.append(number)
-            gap = False
-        elif not seen:
-            header_first = any_header
-            seen = True
-        _place(lists, count, name, number, line_section or section, line)
-
-    if block_starts and not board_header and not prefixed:
-        _settle_blocks(deck, block_starts, marked, header_first, any_header)
+            _text_line(r, number, line, dirty)
+    if r.block_starts and not r.board_header and not r.prefixed:
+        _settle_blocks(deck, r.block_starts, r.marked, r.header_first, r.any_header)
     return deck
+
+
+def _quick_card(r: _TextRead, number: int, line: str, prefix: str, count: str, name: str, stars: str,
+                category: str) -> None:
+    """A common card line, already split by the one regex (_LINES): most lines of most lists take this path,
+    which is why it reads the regex's groups instead of the line."""
+    count = 1 if count == "1" else int(count)
+    if "  " in name or "\t" in name:
+        name = " ".join(name.split())
+    if not name.isascii():
+        name = " ".join(name.split()).strip(_BRACKETS + " ")
+    sec = r.section
+    if prefix:
+        r.prefixed = True
+        sec = _INLINE_BOARDS[prefix.lower()]
+    if category and (flag := _category_flag(category)) is not None:
+        sec = flag
+        r.marked = r.marked or flag == "commander"
+    if stars and "CMDR" in stars.upper():
+        sec = "commander"
+        r.marked = True
+    _note_card(r, number)
+    if name.lower().endswith(_DUNGEON_ENDINGS) and sec != "maybeboard" and name_key(name) in _DUNGEON_KEYS:
+        sec = "dungeon"
+    r.lists[sec].append(_make_entry(count, name, number, sec, line))
+
+
+def _note_card(r: _TextRead, number: int) -> None:
+    """A card line: the first after a blank line starts a new block; the very first notes whether a header
+    came before it (a general on top is read only when none did)."""
+    if r.gap:
+        r.block_starts.append(number)
+        r.gap = False
+    elif not r.seen:
+        r.header_first = r.any_header
+        r.seen = True
+
+
+def _text_line(r: _TextRead, number: int, line: str, dirty: bool) -> None:
+    """Any line the quick path does not take: blank, too long, control characters, comment, header,
+    XMage metadata, an inline board prefix ("Commander: X") or a card line with unusual markers."""
+    s = line.strip()
+    if not s:
+        r.gap = r.seen
+        _end_general_section(r)         # "Commander, 1 X, blank, 1 Sol Ring...": the deck has begun
+        return
+    if len(s) > MAX_LINE_LENGTH:
+        r.unparsed.append(_unparsed(number, _shown(s), _TOO_LONG))
+        return
+    if dirty and _CONTROL.search(s):
+        r.unparsed.append(_unparsed(number, _shown(s), _CONTROL_CHARACTERS))
+        return
+    read = _line_kind(r, s)
+    if read is None:
+        return
+    opened, line_section, s = read
+    if opened is not None:
+        _open_section(r, opened)
+    elif r.section != _ABOUT or line_section is not None:
+        _card_line(r, number, s, line_section, line)
+
+
+def _end_general_section(r: _TextRead) -> None:
+    """A Commander/Companion section that already holds a card ends at a blank line or a comment."""
+    if r.section in ("commander", "companion") and len(r.lists[r.section]) > r.held:
+        r.section = "main"
+        r.held = len(r.lists[r.section])
+
+
+def _line_kind(r: _TextRead, s: str) -> tuple[str | None, str | None, str] | None:
+    """(the section a header opens or None, the section an inline prefix names or None, the rest of the
+    line); None for a line to skip (a comment, XMage metadata)."""
+    first = s[0]
+    if first == "/" or first == "#":
+        opened = _header(s.lstrip("/#").strip())
+        if opened is None:
+            _end_general_section(r)
+            return None
+        return opened, None, s
+    if first.isdigit() or first == "-":
+        return None, None, s
+    if first in "NL" and _XMAGE_META.match(s):
+        return None
+    opened = _header(s)
+    if opened is None and ":" in s:
+        m = _INLINE.fullmatch(s)
+        if m and m.group(1).lower() in _INLINE_BOARDS:
+            r.prefixed = True
+            return None, _INLINE_BOARDS[m.group(1).lower()], m.group(2)
+    return opened, None, s
+
+
+def _open_section(r: _TextRead, opened: str) -> None:
+    """A header: a board header switches the section; a card-type header ("Creatures (30)") only ends a
+    general's section (or the About section)."""
+    r.any_header = True
+    if opened == "type":
+        if r.section in ("commander", "companion", _ABOUT):
+            r.section = "main"
+    else:
+        r.board_header = True
+        r.section = opened
+    r.quick = r.fast and r.section != _ABOUT
+    if r.section != _ABOUT:
+        r.held = len(r.lists[r.section])
+
+
+def _card_line(r: _TextRead, number: int, s: str, line_section: str | None, line: str) -> None:
+    """A card line read the careful way (markers, set codes, odd counts), or an unparsed line saying why not."""
+    got = _read_card(s)
+    if type(got) is Text:
+        r.unparsed.append(_unparsed(number, _shown(s), got))
+        return
+    count, name, flag = got
+    if flag is not None:
+        line_section = flag
+        if flag == "commander":
+            r.marked = True
+    _note_card(r, number)
+    _place(r.lists, count, name, number, line_section or r.section, line)
 
 
 def _settle_blocks(deck: ParsedDeck, block_starts: list[int], marked: bool,
@@ -674,6 +715,24 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
     DOCTYPE and ENTITY declarations are refused outright: deck files never have
     them, and that closes entity-expansion and external-entity attacks.
     """
+    deck = ParsedDeck()
+    rows = []
+    for number, attrs in _dek_cards(text):
+        row = _dek_row(number, attrs, lines, deck.unparsed)
+        if row is not None:
+            rows.append(row)
+    side = [r for r in rows if r[3] == "sideboard"]
+    if len(side) == 1 and side[0][0] == 1:
+        side[0][3] = "commander"
+    lists = _lists(deck)
+    for count, name, number, section, raw in rows:
+        _place(lists, count, name, number, section, raw)
+    return deck
+
+
+def _dek_cards(text: str) -> list[tuple[int, dict[str, str]]]:
+    """The <Cards> elements of an MTGO deck, each with its line number; DeckInputError for a file that is
+    not valid XML, not a <Deck>, or declares a DOCTYPE or entities."""
     refused = DeckInputError(Text(N_("The .dek file declares a DOCTYPE or entities, which MTGO deck files never "
                                      "do. Export the deck again from MTGO, or paste it as text.")))
     if _MARKUP.search(text):
@@ -704,31 +763,26 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
         raise DeckInputError(Text(N_("This XML file is not an MTGO deck: it starts with <%(tag)s>, not <Deck>. "
                                      "Export the deck from MTGO as .dek, or paste it as text."),
                                   tag=root[0] if root else "?"))
+    return cards
 
-    deck = ParsedDeck()
-    rows = []
-    for number, attrs in cards:
-        raw = lines[number - 1].strip() if number <= len(lines) else ""
-        quantity = attrs.get("Quantity", "1").strip()
-        name = " ".join(attrs.get("Name", "").split())
-        if len(raw) > MAX_LINE_LENGTH:
-            raw = f'<Cards Quantity="{quantity}" Name="{name}" />'
-        problem = None
-        if not quantity.lstrip("-").isdigit():
-            problem = Text(N_("quantity %(quantity)s is not a number"), quantity=repr(quantity))
-        else:
-            problem = _count_problem(int(quantity))
-        if problem is None and not name:
-            problem = _NO_NAME
-        if problem is not None:
-            deck.unparsed.append(_unparsed(number, _shown(raw), problem))
-            continue
-        sideboard = attrs.get("Sideboard", "false").strip().lower() == "true"
-        rows.append([int(quantity), name, number, "sideboard" if sideboard else "main", raw])
-    side = [r for r in rows if r[3] == "sideboard"]
-    if len(side) == 1 and side[0][0] == 1:
-        side[0][3] = "commander"
-    lists = _lists(deck)
-    for count, name, number, section, raw in rows:
-        _place(lists, count, name, number, section, raw)
-    return deck
+
+def _dek_row(number: int, attrs: dict[str, str], lines: list[str], unparsed: list[UnparsedLine]) -> list | None:
+    """[count, name, line, section, raw] for one <Cards> element, or None after noting in `unparsed` why it
+    names no card (a quantity that is not a number or out of range, no name)."""
+    raw = lines[number - 1].strip() if number <= len(lines) else ""
+    quantity = attrs.get("Quantity", "1").strip()
+    name = " ".join(attrs.get("Name", "").split())
+    if len(raw) > MAX_LINE_LENGTH:
+        raw = f'<Cards Quantity="{quantity}" Name="{name}" />'
+    problem = None
+    if not quantity.lstrip("-").isdigit():
+        problem = Text(N_("quantity %(quantity)s is not a number"), quantity=repr(quantity))
+    else:
+        problem = _count_problem(int(quantity))
+    if problem is None and not name:
+        problem = _NO_NAME
+    if problem is not None:
+        unparsed.append(_unparsed(number, _shown(raw), problem))
+        return None
+    sideboard = attrs.get("Sideboard", "false").strip().lower() == "true"
+    return [int(quantity), name, number, "sideboard" if sideboard else "main", raw]
