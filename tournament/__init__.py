@@ -55,6 +55,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .web import api as web_api
     from .rounds import api as _rounds_api  # noqa: F401  (its routes on web_api.bp)
     from .events import export_api as _export_api  # noqa: F401
+    from .series import api as _series_api  # noqa: F401
 
     app.before_request(load_user)
     from . import i18n

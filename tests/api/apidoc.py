@@ -71,6 +71,9 @@ class Checked:
     def put(self, path, **kw):
         return self("PUT", path, **kw)
 
+    def patch(self, path, **kw):
+        return self("PATCH", path, **kw)
+
     def delete(self, path, **kw):
         return self("DELETE", path, **kw)
 
