@@ -56,6 +56,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .rounds import api as _rounds_api  # noqa: F401  (its routes on web_api.bp)
     from .events import export_api as _export_api  # noqa: F401
     from .series import api as _series_api  # noqa: F401
+    from .games import api as _games_api  # noqa: F401
 
     app.before_request(load_user)
     from . import i18n
