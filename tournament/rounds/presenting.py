@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -12,6 +11,7 @@ from flask_babel import gettext as _, ngettext
 
 from ..scoring.draws import DEFAULT_TURNS, draw_name, end_of_round_procedures
 from ..scoring import UnknownScoringProfile, get_profile
+from ..scoring.domain import Tally
 from ..i18n import N_, data_text
 from ..timezones import as_utc
 from . import operations as ops
@@ -50,30 +50,47 @@ def round_title(rnd, event=None) -> str:
     return _("Round %(number)s", number=rnd.number)
 
 
-_RECORD = re.compile(r"(?:survived (\d+) of (\d+)|(\d+-\d+-\d+)(?: \((\d+) intentional\))?)(?:, (\d+) byes?)?")
+def record_text(tally: Tally | None) -> str:
+    """A standings row's record, from its counts (StandingRow.tally), in the reader's language:
+    "survived 3 of 4", "3-1-0 (1 intentional), 1 bye", "2-1-0"."""
+    if tally is None:
+        return ""
+    if tally.survived is not None:
+        return survived_text(tally.survived, tally.played, tally.byes)
+    return games_record_text(tally.wins, tally.losses, tally.draws, tally.intentional, tally.byes)
 
 
-def record_text(record: str) -> str:
-    """A standings row's record ("survived 3 of 4", "3-1-0 (1 intentional), 1 bye": scoring writes it in
-    English) in the reader's language; a record of another shape is shown as it is."""
-    found = _RECORD.fullmatch(record or "")
-    if found is None:
-        return record
-    survived, played, games, intentional, byes = found.groups()
-    byes_text = ngettext("%(num)d bye", "%(num)d byes", int(byes)) if byes else None
-    if survived is not None:
-        if byes_text:
-            return _("survived %(survived)s of %(played)s, %(byes)s", survived=survived, played=played,
-                     byes=byes_text)
-        return _("survived %(survived)s of %(played)s", survived=survived, played=played)
-    if intentional is not None:
-        agreed = ngettext("%(num)d intentional", "%(num)d intentional", int(intentional))
-        if byes_text:
-            return _("%(record)s (%(intentional)s), %(byes)s", record=games, intentional=agreed, byes=byes_text)
+def survived_text(survived: int, played: int, byes: int = 0) -> str:
+    """A "survived" record: "survived 3 of 4", with the byes after it ("survived 3 of 4, 1 bye")."""
+    if byes:
+        return _("survived %(survived)s of %(played)s, %(byes)s", survived=survived, played=played,
+                 byes=byes_text(byes))
+    return _("survived %(survived)s of %(played)s", survived=survived, played=played)
+
+
+def games_record_text(wins: int, losses: int, draws: int, intentional: int = 0, byes: int = 0) -> str:
+    """A wins-losses-draws record: "3-1-0", with its intentional draws and byes after it
+    ("3-1-0 (1 intentional), 1 bye"). The numbers themselves read the same in every language."""
+    games = f"{wins}-{losses}-{draws}"
+    if intentional:
+        agreed = intentional_text(intentional)
+        if byes:
+            return _("%(record)s (%(intentional)s), %(byes)s", record=games, intentional=agreed,
+                     byes=byes_text(byes))
         return _("%(record)s (%(intentional)s)", record=games, intentional=agreed)
-    if byes_text:
-        return _("%(record)s, %(byes)s", record=games, byes=byes_text)
+    if byes:
+        return _("%(record)s, %(byes)s", record=games, byes=byes_text(byes))
     return games
+
+
+def byes_text(byes: int) -> str:
+    """"1 bye", "2 byes"."""
+    return ngettext("%(num)d bye", "%(num)d byes", byes)
+
+
+def intentional_text(draws: int) -> str:
+    """"1 intentional": how many of the draws were agreed on."""
+    return ngettext("%(num)d intentional", "%(num)d intentional", draws)
 
 
 def iso_utc(value: datetime | None) -> str:

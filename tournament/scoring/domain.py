@@ -36,6 +36,20 @@ class Bye:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """A standings row's record as counts, for each page to word in its reader's language (StandingRow.record
+    says the same in English). A pods profile whose record reads "survived x of y" sets `survived`; the others
+    read wins-losses-draws."""
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    intentional: int = 0            # pods: intentional draws among the draws
+    survived: int | None = None     # pods, "survived" records: games survived
+    played: int = 0                 # pod games / duel matches played; byes not included
+    byes: int = 0                   # pods: byes, listed after the games; a duel's bye is a match win, in `wins`
+
+
+@dataclass(frozen=True)
 class StandingRow:
     rank: int
     player: int
@@ -47,6 +61,7 @@ class StandingRow:
     name: str = ""                             # the player's name from the `players` mapping
     byes: int = 0                              # byes received
     random_order: int = 0                      # place in the event's seeded random draw (1 = first): the last tiebreaker
+    tally: Tally | None = None                 # the record as counts (rounds.presenting words it)
 
 
 def frozen_maker(cls):

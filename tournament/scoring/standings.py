@@ -46,10 +46,11 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
-from .domain import Bye, DuelMatch, PodGame, StandingRow, frozen_maker
+from .domain import Bye, DuelMatch, PodGame, StandingRow, Tally, frozen_maker
 from .profiles import ScoringProfile, exact_number, get_profile, validate_prize_conditions
 
 
@@ -270,49 +271,83 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
     the winning side's players have a win and the other side a loss (both sides alive: a draw).
     """
     profile = _pod_profile(profile)
-    if bye_points is None:
-        bye_value = profile.exact("bye")
-    elif isinstance(bye_points, bool) or not isinstance(bye_points, (int, float, Fraction)):
-        raise ValueError(f"bye_points must be a number, not {bye_points!r}.")
-    else:
-        bye_value = exact_number(bye_points)
-
+    bye_value = _bye_value(profile, bye_points)
     values = _pod_values(profile)
     arch = _archenemy_values(archenemy_win_points, team_win_points)
-    total: dict[int, object] = dict.fromkeys(players, 0)
-    votes = dict.fromkeys(players, 0)
-    played = dict.fromkeys(players, 0)
-    survived = dict.fromkeys(players, 0)
-    wins = dict.fromkeys(players, 0)
-    losses = dict.fromkeys(players, 0)
-    draws = dict.fromkeys(players, 0)
-    bye_count = dict.fromkeys(players, 0)
-    agreed = dict.fromkeys(players, 0)          # intentional draws
+    counts = _count_pods(values, arch, games, byes, players, bye_value)
+    total_num, den = _common(counts.total)
+    opp_key, opp_shown = _opp(total_num, den, counts.scored, players)
+    places = _seed_order(players, seed)
+    sources = [(opp_key, -1) if t == "OPP" else (counts.votes, -1) if t == "votes" else (places, 1)
+               for t in profile.tiebreakers]
+    keys = {p: (-total_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
+    return _pod_rows(profile, sorted(players, key=keys.__getitem__), players, counts, opp_shown, places)
+
+
+def _bye_value(profile: ScoringProfile, bye_points):
+    """What a pod bye scores: the event's `bye_points` when given (a number), else the profile's."""
+    if bye_points is None:
+        return profile.exact("bye")
+    if isinstance(bye_points, bool) or not isinstance(bye_points, (int, float, Fraction)):
+        raise ValueError(f"bye_points must be a number, not {bye_points!r}.")
+    return exact_number(bye_points)
+
+
+@dataclass
+class _PodCounts:
+    """What pod standings add up per player over the event's games and byes (points exact)."""
+    total: dict[int, object]
+    votes: dict[int, int]
+    played: dict[int, int]
+    survived: dict[int, int]
+    wins: dict[int, int]
+    losses: dict[int, int]
+    draws: dict[int, int]
+    byes: dict[int, int]
+    agreed: dict[int, int]                      # intentional draws
+    scored: list[tuple[int, ...]]               # each game's seats, for OPP
+
+    @classmethod
+    def zero(cls, players: Mapping[int, str]) -> _PodCounts:
+        return cls(*(dict.fromkeys(players, 0) for _ in range(9)), [])
+
+
+def _count_pods(values: tuple, arch: tuple, games: Sequence[PodGame], byes: Sequence[Bye],
+                players: Mapping[int, str], bye_value) -> _PodCounts:
+    """Every game and bye counted, each checked first: a refused result (ValueError) counts nothing."""
+    counts = _PodCounts.zero(players)
     seen: dict[int, set[int]] = {}
-    scored = []
     for g in games:
         validate_pod_game(g)
         _seat_once(g.round, g.players, players, seen, g.table)
-        for p, v in _pod_points_exact(values, g, arch).items():
-            total[p] += v
-            played[p] += 1
-        for target in g.votes.values():
-            votes[target] += 1
-        for p in g.survivors:
-            survived[p] += 1
-        _count_record(g, wins, losses, draws)
-        if g.draw == "intentional" and len(g.survivors) != 1 and archenemy_outcome(g) not in ("archenemy", "team"):
-            for p in g.players:
-                agreed[p] += 1
-        scored.append(g.players)
+        _count_pod_game(counts, g, values, arch)
     for b in byes:
         _seat_once(b.round, (b.player,), players, seen, None)
-        total[b.player] += bye_value
-        bye_count[b.player] += 1
+        counts.total[b.player] += bye_value
+        counts.byes[b.player] += 1
+    return counts
 
-    # OPP: every opponent meeting adds that opponent's total points once; exact integer keys. A pod's
-    # total less the player's own is the sum over their opponents there.
-    total_num, den = _common(total)
+
+def _count_pod_game(counts: _PodCounts, g: PodGame, values: tuple, arch: tuple) -> None:
+    """One game's points, votes, survivals and record; a drawn game agreed on counts as intentional."""
+    for p, v in _pod_points_exact(values, g, arch).items():
+        counts.total[p] += v
+        counts.played[p] += 1
+    for target in g.votes.values():
+        counts.votes[target] += 1
+    for p in g.survivors:
+        counts.survived[p] += 1
+    _count_record(g, counts.wins, counts.losses, counts.draws)
+    if g.draw == "intentional" and len(g.survivors) != 1 and archenemy_outcome(g) not in ("archenemy", "team"):
+        for p in g.players:
+            counts.agreed[p] += 1
+    counts.scored.append(g.players)
+
+
+def _opp(total_num: Mapping[int, int], den: int, scored: list[tuple[int, ...]],
+         players: Mapping[int, str]) -> tuple[dict[int, int], dict[int, float]]:
+    """OPP: every opponent meeting adds that opponent's total points once; exact integer keys. A pod's
+    total less the player's own is the sum over their opponents there."""
     opp_sum = dict.fromkeys(players, 0)
     opp_count = dict.fromkeys(players, 0)
     for seats in scored:
@@ -321,30 +356,41 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
         for p in seats:
             opp_sum[p] += at_table - total_num[p]
             opp_count[p] += others
-    opp_key, opp_shown = _averages_of_sums(opp_sum, opp_count, den, players)
+    return _averages_of_sums(opp_sum, opp_count, den, players)
 
-    places = _seed_order(players, seed)
+
+def _pod_rows(profile: ScoringProfile, order: list[int], players: Mapping[int, str], counts: _PodCounts,
+              opp_shown: Mapping[int, float], places: Mapping[int, int]) -> list[StandingRow]:
+    """The rows in standings order, each with its record as counts (a Tally) and in English."""
     names = [t for t in profile.tiebreakers if t != "random"]
-    sources = [(opp_key, -1) if t == "OPP" else (votes, -1) if t == "votes" else (places, 1)
-               for t in profile.tiebreakers]
-    keys = {p: (-total_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
-    key = keys.__getitem__
-
+    survived_style = profile.record == "survived"
     rows = []
     make_row = frozen_maker(StandingRow)       # rank, player, points, tiebreakers, record, votes, games, name, ...
-    for rank, p in enumerate(sorted(players, key=key), 1):
-        shown = {t: (opp_shown[p] if t == "OPP" else votes[p]) for t in names}
-        if profile.record == "survived":
-            record = f"survived {survived[p]} of {played[p]}"
+    make_tally = frozen_maker(Tally)           # wins, losses, draws, intentional, survived, played, byes
+    for rank, p in enumerate(order, 1):
+        shown = {t: (opp_shown[p] if t == "OPP" else counts.votes[p]) for t in names}
+        if survived_style:
+            tally = make_tally(0, 0, 0, 0, counts.survived[p], counts.played[p], counts.byes[p])
         else:
-            record = f"{wins[p]}-{losses[p]}-{draws[p]}"
-            if agreed[p]:
-                record += f" ({agreed[p]} intentional)"
-        if bye_count[p]:
-            record += f", {_plural(bye_count[p], 'bye')}"
-        rows.append(make_row(rank, p, float(total[p]), shown, record, votes[p], played[p], players[p], bye_count[p],
-                             places[p]))
+            tally = make_tally(counts.wins[p], counts.losses[p], counts.draws[p], counts.agreed[p], None,
+                               counts.played[p], counts.byes[p])
+        rows.append(make_row(rank, p, float(counts.total[p]), shown, record_english(tally), counts.votes[p],
+                             counts.played[p], players[p], counts.byes[p], places[p], tally))
     return rows
+
+
+def record_english(tally: Tally) -> str:
+    """A record as StandingRow.record has it, in English: "survived 3 of 4, 1 bye", "3-1-0 (1 intentional)"
+    (rounds.presenting words the same counts in the reader's language)."""
+    if tally.survived is not None:
+        record = f"survived {tally.survived} of {tally.played}"
+    else:
+        record = f"{tally.wins}-{tally.losses}-{tally.draws}"
+        if tally.intentional:
+            record += f" ({tally.intentional} intentional)"
+    if tally.byes:
+        record += f", {_plural(tally.byes, 'bye')}"
+    return record
 
 
 # ----------------------------------------------------------------- duel (MTR)
@@ -380,113 +426,166 @@ def mtr_standings(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Ma
 
     See the module docstring for the floors and the byes. Tiebreaker values are shown rounded
     to 4 decimals; sorting uses the exact values. `record` is wins-losses-draws with a bye
-    counted as a match win (the MTR's "3-2-0, including a first-round bye").
+    counted as a match win (the MTR's "3-2-0, including a first-round bye"); `tally` holds the same counts.
     """
     profile = _duel_profile(profile)
-    mw, md, ml = profile.exact("match_win"), profile.exact("match_draw"), profile.exact("match_loss")
-    gw, gd, gl = profile.exact("game_win"), profile.exact("game_draw"), profile.exact("game_loss")
-    floor = exact_number(profile.percentage_floor)
-    bw, bl, bd = profile.bye_record
-    bye_mp, bye_gp, bye_games = profile.exact("bye"), bw * gw + bl * gl + bd * gd, bw + bl + bd
+    values = _DuelValues.of(profile)
+    counts = _count_matches(matches, byes, players, values)
+    mwp, gwp, gwp_floored = _percentages(counts, players, values, profile.own_gw_floor)
+    keys, shown = _duel_tiebreakers(counts, players, mwp, gwp, gwp_floored)
+    mp_num, _mp_den = _common(counts.mp)
+    places = _seed_order(players, seed)
+    sources = [(places, 1) if t == "random" else (keys[t], -1) for t in profile.tiebreakers]
+    sort_keys = {p: (-mp_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
+    return _duel_rows(profile, sorted(players, key=sort_keys.__getitem__), players, counts, shown, places)
 
+
+@dataclass(frozen=True)
+class _DuelValues:
+    """A duel profile's points as exact numbers: match and game points, the percentage floor, and what a bye
+    is worth (match points, game points and games, from the profile's bye record)."""
+    mw: object
+    md: object
+    ml: object
+    gw: object
+    gd: object
+    gl: object
+    floor: object
+    bye_mp: object
+    bye_gp: object
+    bye_games: int
+
+    @classmethod
+    def of(cls, profile: ScoringProfile) -> _DuelValues:
+        mw, md, ml = profile.exact("match_win"), profile.exact("match_draw"), profile.exact("match_loss")
+        gw, gd, gl = profile.exact("game_win"), profile.exact("game_draw"), profile.exact("game_loss")
+        floor = exact_number(profile.percentage_floor)
+        bw, bl, bd = profile.bye_record
+        return cls(mw, md, ml, gw, gd, gl, floor, profile.exact("bye"), bw * gw + bl * gl + bd * gd, bw + bl + bd)
+
+
+@dataclass
+class _DuelCounts:
+    """What 1v1 standings add up per player over the event's matches and byes (points exact)."""
+    mp: dict[int, object]
+    gp: dict[int, object]
+    games_played: dict[int, int]                # games, byes included (2 each), for GW%
+    rounds: dict[int, int]                      # rounds played, byes included, for MWP
+    matches_played: dict[int, int]
+    wins: dict[int, int]
+    losses: dict[int, int]
+    draws: dict[int, int]
+    byes: dict[int, int]
+    pairs: list[tuple[int, int]]                # who met whom, once per match, for OMW% and OGW%
+
+    @classmethod
+    def zero(cls, players: Mapping[int, str]) -> _DuelCounts:
+        return cls(*(dict.fromkeys(players, 0) for _ in range(9)), [])
+
+
+def _count_matches(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: Mapping[int, str],
+                   values: _DuelValues) -> _DuelCounts:
+    """Every match and bye counted, each checked first; a bye is a match win with the profile's bye record."""
+    counts = _DuelCounts.zero(players)
     seen: dict[int, set[int]] = {}
-    mp: dict[int, object] = dict.fromkeys(players, 0)
-    gp: dict[int, object] = dict.fromkeys(players, 0)
-    games_played = dict.fromkeys(players, 0)       # games, byes included (2 each), for GW%
-    rounds = dict.fromkeys(players, 0)             # rounds played, byes included, for MWP
-    matches_played = dict.fromkeys(players, 0)
-    wins = dict.fromkeys(players, 0)
-    losses = dict.fromkeys(players, 0)
-    draws = dict.fromkeys(players, 0)
-    bye_count = dict.fromkeys(players, 0)
-    pairs: list[tuple[int, int]] = []
     for m in matches:
         if len(m.players) != 2 or m.players[0] == m.players[1]:
             raise ValueError(f"A match needs two different players (round {m.round}, table {m.table}).")
-        a, b = m.players
         _seat_once(m.round, m.players, players, seen, m.table)
-        w, l, d = _game_counts(m.games)
-        if w > l:
-            mp[a] += mw
-            mp[b] += ml
-            wins[a] += 1
-            losses[b] += 1
-        elif l > w:
-            mp[a] += ml
-            mp[b] += mw
-            losses[a] += 1
-            wins[b] += 1
-        else:
-            mp[a] += md
-            mp[b] += md
-            draws[a] += 1
-            draws[b] += 1
-        gp[a] += w * gw + l * gl + d * gd
-        gp[b] += l * gw + w * gl + d * gd
-        n = w + l + d
-        games_played[a] += n
-        games_played[b] += n
-        rounds[a] += 1
-        rounds[b] += 1
-        matches_played[a] += 1
-        matches_played[b] += 1
-        pairs.append((a, b))
+        _count_match(counts, m, values)
     for bye in byes:
         p = bye.player
         _seat_once(bye.round, (p,), players, seen, None)
-        mp[p] += bye_mp
-        gp[p] += bye_gp
-        games_played[p] += bye_games
-        rounds[p] += 1
-        wins[p] += 1
-        bye_count[p] += 1
+        counts.mp[p] += values.bye_mp
+        counts.gp[p] += values.bye_gp
+        counts.games_played[p] += values.bye_games
+        counts.rounds[p] += 1
+        counts.wins[p] += 1
+        counts.byes[p] += 1
+    return counts
 
+
+def _count_match(counts: _DuelCounts, m: DuelMatch, v: _DuelValues) -> None:
+    """One match: more game wins wins it (equal: a draw); game points and games for both players."""
+    a, b = m.players
+    w, l, d = _game_counts(m.games)
+    if w != l:
+        winner, loser = (a, b) if w > l else (b, a)
+        counts.mp[winner] += v.mw
+        counts.mp[loser] += v.ml
+        counts.wins[winner] += 1
+        counts.losses[loser] += 1
+    else:
+        counts.mp[a] += v.md
+        counts.mp[b] += v.md
+        counts.draws[a] += 1
+        counts.draws[b] += 1
+    counts.gp[a] += w * v.gw + l * v.gl + d * v.gd
+    counts.gp[b] += l * v.gw + w * v.gl + d * v.gd
+    n = w + l + d
+    for p in (a, b):
+        counts.games_played[p] += n
+        counts.rounds[p] += 1
+        counts.matches_played[p] += 1
+    counts.pairs.append((a, b))
+
+
+def _percentages(counts: _DuelCounts, players: Mapping[int, str], v: _DuelValues,
+                 own_gw_floor: bool) -> tuple[dict, dict, dict]:
+    """Each player's MWP, own GW% (floored when the profile says so) and floored GW% (what opponents see),
+    as exact Fractions; 0 for a player who played no round."""
     mwp, gwp, gwp_floored = {}, {}, {}
     ratio: dict[tuple, Fraction] = {}          # most players share a few (points, rounds) pairs
+    mp, gp, rounds, games_played = counts.mp, counts.gp, counts.rounds, counts.games_played
     for p in players:
         if not rounds[p]:
             mwp[p] = gwp[p] = gwp_floored[p] = 0
             continue
         k = ("m", mp[p], rounds[p])
         if k not in ratio:
-            ratio[k] = max(Fraction(mp[p]) / (mw * rounds[p]), floor)
+            ratio[k] = max(Fraction(mp[p]) / (v.mw * rounds[p]), v.floor)
         mwp[p] = ratio[k]
         k = ("g", gp[p], games_played[p])
         if k not in ratio:
-            raw = Fraction(gp[p]) / (gw * games_played[p]) if games_played[p] else 0
-            ratio[k] = (raw, max(raw, floor))
+            raw = Fraction(gp[p]) / (v.gw * games_played[p]) if games_played[p] else 0
+            ratio[k] = (raw, max(raw, v.floor))
         raw, floored = ratio[k]
         gwp_floored[p] = floored
-        gwp[p] = floored if profile.own_gw_floor else raw
+        gwp[p] = floored if own_gw_floor else raw
+    return mwp, gwp, gwp_floored
 
-    # Exact integer keys over common denominators: equal averages compare equal.
+
+def _duel_tiebreakers(counts: _DuelCounts, players: Mapping[int, str], mwp: dict, gwp: dict,
+                      gwp_floored: dict) -> tuple[dict[str, dict], dict[str, dict]]:
+    """OMW%, GW% and OGW%: exact integer sort keys over common denominators (equal averages compare equal)
+    and the values shown, rounded."""
     mwp_num, mwp_den = _common(mwp)
     gwf_num, gwf_den = _common(gwp_floored)
     gw_num, _gw_den = _common(gwp)
     omw_sum, ogw_sum = dict.fromkeys(players, 0), dict.fromkeys(players, 0)
-    for a, b in pairs:
+    for a, b in counts.pairs:
         omw_sum[a] += mwp_num[b]
         omw_sum[b] += mwp_num[a]
         ogw_sum[a] += gwf_num[b]
         ogw_sum[b] += gwf_num[a]
-    omw_key, omw_shown = _averages_of_sums(omw_sum, matches_played, mwp_den, players)
-    ogw_key, ogw_shown = _averages_of_sums(ogw_sum, matches_played, gwf_den, players)
-    mp_num, _mp_den = _common(mp)
+    omw_key, omw_shown = _averages_of_sums(omw_sum, counts.matches_played, mwp_den, players)
+    ogw_key, ogw_shown = _averages_of_sums(ogw_sum, counts.matches_played, gwf_den, players)
     keys = {"OMW%": omw_key, "GW%": gw_num, "OGW%": ogw_key}
     shown = {"OMW%": omw_shown, "GW%": {p: _display(v) for p, v in gwp.items()}, "OGW%": ogw_shown}
-    places = _seed_order(players, seed)
+    return keys, shown
 
-    sources = [(places, 1) if t == "random" else (keys[t], -1) for t in profile.tiebreakers]
-    sort_keys = {p: (-mp_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
-    key = sort_keys.__getitem__
 
+def _duel_rows(profile: ScoringProfile, order: list[int], players: Mapping[int, str], counts: _DuelCounts,
+               shown: Mapping[str, Mapping[int, float]], places: Mapping[int, int]) -> list[StandingRow]:
+    """The rows in standings order; a record is wins-losses-draws, a bye counted as a win."""
     names = [t for t in profile.tiebreakers if t != "random"]
     rows = []
     make_row = frozen_maker(StandingRow)
-    for rank, p in enumerate(sorted(players, key=key), 1):
-        rows.append(make_row(rank, p, float(mp[p]), {t: shown[t][p] for t in names},
-                             f"{wins[p]}-{losses[p]}-{draws[p]}", 0, matches_played[p], players[p], bye_count[p],
-                             places[p]))
+    make_tally = frozen_maker(Tally)           # wins, losses, draws, intentional, survived, played, byes
+    for rank, p in enumerate(order, 1):
+        tally = make_tally(counts.wins[p], counts.losses[p], counts.draws[p], 0, None, counts.matches_played[p], 0)
+        rows.append(make_row(rank, p, float(counts.mp[p]), {t: shown[t][p] for t in names}, record_english(tally),
+                             0, counts.matches_played[p], players[p], counts.byes[p], places[p], tally))
     return rows
 
 
