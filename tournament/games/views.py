@@ -1,18 +1,25 @@
-"""The table-side tracker page and its JSON actions (staff, or a player at the table via /p/<code>/tracker)."""
+"""The table-side tracker page and its JSON actions (staff, or a player at the table via /p/<code>/tracker).
+
+Each view declares through tournament.web.handler what its URL loads and who may use it; a POST's JSON body
+names the one action it runs. A refusal of an action, or of a GET asking for JSON, is JSON
+{"error": ...} for the page's fetch() calls, else the app's page message.
+"""
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, render_template, request, url_for
+from flask import Blueprint, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..errors import Refused
-from ..events import operations as event_ops
-from ..web import refused_json, staff_event, staff_required
-from ..rounds import operations as round_ops
-from . import operations as ops
+from ..events import loading as event_loading
+from ..rounds.views import TABLE as TABLE_LOADERS
+from ..web import error_response, json_error, staff_required
+from ..web.handler import handler
+from . import loading, operations as ops
 
 bp = Blueprint("games", __name__)
 
 TABLE = "/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/tracker"
+START_SETTINGS = ("variant", "archenemy", "seed", "scheme_decks")
 
 
 def _state_json(table):
@@ -23,29 +30,38 @@ def _state_json(table):
             "state": state.to_json() if state is not None else None}
 
 
-def _staff_table(event_id, number, table_number):
-    return round_ops.get_table(round_ops.get_round(staff_event(event_id), number), table_number)
+def _wants_state() -> bool:
+    return request.accept_mimetypes.best == "application/json" or request.args.get("format") == "json"
 
 
-def _player_table(code):
-    reg = event_ops.registration_by_code(code)
-    _rnd, seat = round_ops.current_seat(reg)
-    if seat is None:
-        raise Refused(_("You are not seated at a table in the current round."), status=404)
-    if seat.table.kind == "bye":
-        raise Refused(_("You have a bye this round: there is no game to track."), status=409)
-    return reg, seat.table
-
-
-def _action(table, *, reg=None, user=None):
+def _tap() -> dict:
+    """A POST's input: a JSON object naming its action ({"action": "life", "player": 1, "delta": -1})."""
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise Refused(_('Send a JSON object like {"action": "life", "player": 1, "delta": -1}.'))
+    return body
+
+
+def _on_tracker_refused(rh, e):
+    """An action, or a GET that asked for JSON: {"error": ...} for fetch(); a page: the app's page message."""
+    if request.method == "POST" or request.accept_mimetypes.best == "application/json":
+        return json_error(e.message, e.status, e.field)
+    return error_response(e.message, e.status, e.field)
+
+
+def tracker(load, policy):
+    """A tracker's URL: the page (GET), its state as JSON (GET asking for it), or one action (POST)."""
+    return handler(load=load, policy=policy, refused=_on_tracker_refused)
+
+
+def _run(rh, *, reg=None, user=None):
+    """The one operation the posted action names, then the table's state."""
+    table, body = rh.table, _tap()
     action = body.get("action")
     payload = {k: v for k, v in body.items() if k != "action"}
     if action == "start":
         for key in payload:
-            if key not in ("variant", "archenemy", "seed", "scheme_decks"):
+            if key not in START_SETTINGS:
                 raise Refused(_("Unknown start setting %(key)s.", key=repr(str(key)[:40])), field=str(key)[:40])
         ops.start_game(table, reg=reg, user=user, **payload)
     elif action == "undo":
@@ -64,32 +80,21 @@ def _page(table, post_url, back_url, who):
 
 @bp.route(TABLE, methods=["GET", "POST"])
 @staff_required
-def table_tracker(event_id, number, table_number):
-    try:
-        table = _staff_table(event_id, number, table_number)
-        if request.method == "POST":
-            return _action(table, user=g.user)
-        if request.accept_mimetypes.best == "application/json" or request.args.get("format") == "json":
-            return jsonify(_state_json(table))
-    except Refused as e:
-        if request.method == "POST" or request.accept_mimetypes.best == "application/json":
-            return refused_json(e)
-        raise
-    return _page(table, request.path, url_for("rounds.round_page", event_id=event_id, number=number),
-                 g.user.name)
+@tracker(TABLE_LOADERS, event_loading.staff)
+def table_tracker(rh):
+    if request.method == "POST":
+        return _run(rh, user=rh.user)
+    if _wants_state():
+        return jsonify(_state_json(rh.table))
+    return _page(rh.table, request.path, url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number),
+                 rh.user.name)
 
 
 @bp.route("/p/<code>/tracker", methods=["GET", "POST"])
-def player_tracker(code):
-    try:
-        reg, table = _player_table(code)
-        if request.method == "POST":
-            return _action(table, reg=reg, user=g.get("user"))
-        ops._actor(table, reg, None)
-        if request.accept_mimetypes.best == "application/json" or request.args.get("format") == "json":
-            return jsonify(_state_json(table))
-    except Refused as e:
-        if request.method == "POST" or request.accept_mimetypes.best == "application/json":
-            return refused_json(e)
-        raise
-    return _page(table, request.path, url_for("events.player_page", code=reg.access_code), reg.name)
+@tracker((event_loading.player, loading.seated_table), loading.at_table)
+def player_tracker(rh):
+    if request.method == "POST":
+        return _run(rh, reg=rh.reg, user=rh.user)
+    if _wants_state():
+        return jsonify(_state_json(rh.table))
+    return _page(rh.table, request.path, url_for("events.player_page", code=rh.reg.access_code), rh.reg.name)

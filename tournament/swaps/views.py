@@ -1,17 +1,24 @@
-"""Web pages for sideboard swaps: the player's swap page, staff swap logs, starting duel games 2 and 3."""
+"""Web pages for sideboard swaps: the player's swap page, staff swap logs, starting duel games 2 and 3.
+
+Each view declares through tournament.web.handler what its URL loads and who may use it; its body runs one
+operation (tournament.swaps.operations). A refused swap is the app's page message (or JSON) with its status, and
+nothing is stored.
+"""
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..auth.access import login_required
 from ..errors import Refused
-from ..events import operations as ops
-from ..web import staff_event
-from ..rounds import operations as rounds
+from ..events import loading
+from ..rounds.views import TABLE
+from ..web.handler import handler
 from . import operations as swaps
 
 bp = Blueprint("swaps", __name__)
+
+PLAYER = (loading.event, loading.registration)
 
 
 @bp.app_context_processor
@@ -35,10 +42,9 @@ def _ids_from_form(name: str) -> list[int]:
 # ----------------------------------------------------------------- players
 
 @bp.get("/p/<code>/swap")
-def player_swap(code):
-    reg = ops.registration_by_code(code)
-    state = swaps.state(reg)
-    return _render_player(reg, state)
+@handler(load=loading.player)
+def player_swap(rh):
+    return _render_player(rh.reg, swaps.state(rh.reg))
 
 
 def _render_player(reg, state, status=200):
@@ -49,27 +55,27 @@ def _render_player(reg, state, status=200):
 
 
 @bp.post("/p/<code>/swap")
-def player_swap_post(code):
+@handler(load=loading.player)
+def player_swap_post(rh):
     """Without JavaScript: the same all-or-nothing submission as the API."""
-    reg = ops.registration_by_code(code)
-    result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"))
+    result = swaps.change_swaps(rh.reg, _pairs_from_form(), _ids_from_form("undo"))
     if result.made or result.undone:
         flash(_("Done: %(swapped)s swapped, %(undone)s undone.", swapped=len(result.made),
                 undone=len(result.undone)), "ok")
-    return redirect(url_for("swaps.player_swap", code=reg.access_code))
+    return redirect(url_for("swaps.player_swap", code=rh.reg.access_code))
 
 
 # ----------------------------------------------------------------- staff
 
 @bp.route("/events/<int:event_id>/players/<int:registration_id>/swaps", methods=["GET", "POST"])
 @login_required
-def player_log(event_id, registration_id):
+@handler(load=PLAYER, policy=loading.staff)
+def player_log(rh):
     """A player's swaps and deck versions (judges); enter swaps for them, with an override reason if late."""
-    event = staff_event(event_id)
-    reg = ops.get_registration(event, registration_id)
+    event, reg = rh.event, rh.reg
     if request.method == "POST":
         game = request.form.get("game", "").strip()
-        result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"), user=g.user,
+        result = swaps.change_swaps(reg, _pairs_from_form(), _ids_from_form("undo"), user=rh.user,
                                     game=int(game) if game.isdigit() else None,
                                     override_reason=request.form.get("override_reason") or None)
         flash(_("Entered for %(name)s: %(swapped)s swapped, %(undone)s undone.", name=reg.name,
@@ -82,9 +88,9 @@ def player_log(event_id, registration_id):
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/swaps")
 @login_required
-def table_log(event_id, number, table_number):
-    event = staff_event(event_id)
-    table = rounds.get_table(rounds.get_round(event, number), table_number)
+@handler(load=TABLE, policy=loading.staff)
+def table_log(rh):
+    event, table = rh.event, rh.table
     windows = {}
     if table.started_at is not None:
         windows = {n: swaps.window_json(swaps.window(table, n)) for n in ((1, 2, 3) if table.kind == "match" else (1,))}
@@ -97,11 +103,11 @@ def table_log(event_id, number, table_number):
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/games/<int:game>/start")
 @login_required
-def start_game(event_id, number, table_number, game):
-    event = staff_event(event_id)
-    table = rounds.get_table(rounds.get_round(event, number), table_number)
-    swaps.start_duel_game(table, game, user=g.user)
+@handler(load=TABLE, policy=loading.staff)
+def start_game(rh):
+    game, table = rh.url["game"], rh.table
+    swaps.start_duel_game(table, game, user=rh.user)
     flash(_("Game %(game)s at table %(table)s started; sideboarding for it is closed.", game=game,
             table=table.number), "ok")
-    return redirect(url_for("swaps.table_log", event_id=event.id, number=number, table_number=table_number))
-
+    return redirect(url_for("swaps.table_log", event_id=rh.event.id, number=rh.round.number,
+                            table_number=table.number))
