@@ -309,6 +309,19 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
     """Apply one action to a copy of the state; returns (new state, the cleaned payload to store).
 
     The cost does not grow with the game: the copy leaves out all but the last LOG_KEEP log entries."""
+    _check_action(state, kind, payload)
+    s = state.copy()
+    clean = _ACTIONS[kind](s, kind, payload, dungeons)
+    _state_based(s)
+    s.seq += 1
+    s.log.append(Event(s.seq, kind, clean, actor, at))
+    del s.log[:-LOG_KEEP]
+    return s, clean
+
+
+def _check_action(state: State, kind, payload) -> None:
+    """Refuse an unknown action, details that are not an object, and any change to an ended game or (other
+    than ending it) to a game that is over."""
     if kind not in KINDS or kind == "start":
         raise TrackerError(Text(N_("Unknown action %(action)s."), action=repr(str(kind)[:40])), field="action")
     if not isinstance(payload, dict):
@@ -317,83 +330,106 @@ def step(state: State, kind: str, payload, *, actor: str = "", at: str = "",
         raise TrackerError(Text(N_("The game has ended; undo the end first to change it.")))
     if state.over and kind != "end":
         raise TrackerError(Text(N_("The game is over: end it to send the result, or undo the last change.")))
-    s = state.copy()
-    clean: dict
-    if kind == "life":
-        pid = _player(s, payload)
-        delta = _int(payload, "delta", Text(N_("The life change")))
-        s.players[pid].life = max(-MAX_LIFE, min(MAX_LIFE, s.players[pid].life + delta))
-        clean = {"player": pid, "delta": delta}
-    elif kind == "general_damage":
-        victim = _player(s, payload, "victim")
-        owner = _player(s, payload, "owner")
-        idx = _general(s, payload, owner)
-        amount = _int(payload, "amount", Text(N_("General damage")), 1, MAX_DELTA)
-        key = (victim, owner, idx)
-        s.general_damage[key] = s.general_damage.get(key, 0) + amount
-        s.players[victim].life -= amount
-        clean = {"victim": victim, "owner": owner, "general": idx, "amount": amount}
-    elif kind in ("cast", "command_zone"):
-        owner = _player(s, payload, "owner")
-        idx = _general(s, payload, owner)
-        p = s.players[owner]
-        if kind == "cast":
-            p.casts[idx] += 1
-        else:
-            p.counters[idx] += 1
-        clean = {"owner": owner, "general": idx}
-    elif kind == "poison":
-        pid = _player(s, payload)
-        delta = _int(payload, "delta", Text(N_("The poison change")), -100, 100)
-        if s.players[pid].poison + delta < 0:
-            raise TrackerError(Text(N_("%(name)s has only %(poison)s poison counters."), name=s.players[pid].name,
-                                    poison=s.players[pid].poison), field="delta")
-        s.players[pid].poison += delta
-        clean = {"player": pid, "delta": delta}
-    elif kind == "eliminate":
-        pid = _player(s, payload)
-        reason = payload.get("reason", "conceded")
-        if reason not in ("conceded", "other"):
-            raise TrackerError(Text(N_("The reason must be 'conceded' or 'other'.")), field="reason")
-        _eliminate(s, [(pid, reason, None)])
-        clean = {"player": pid, "reason": reason}
-    elif kind == "venture":
-        pid = _player(s, payload)
-        dungeon = _optional_str(payload, "dungeon")
-        room = _optional_str(payload, "room")
-        initiative = payload.get("initiative", False)
-        if not isinstance(initiative, bool):
-            raise TrackerError(Text(N_("initiative must be true or false.")), field="initiative")
-        try:
-            result = venture(s.players[pid].dungeon, dungeon, room, initiative=initiative, dungeons=dungeons)
-        except DungeonError as e:
-            raise TrackerError(_message(e), field="room") from None
-        s.players[pid].dungeon = result.progress
-        clean = {"player": pid, "dungeon": dungeon, "room": result.room.id, "initiative": initiative,
-                 "completed": result.completed}
-    elif kind in ("scheme", "abandon"):
-        pid = _player(s, payload)
-        deck = s.players[pid].schemes
-        if deck is None:
-            raise TrackerError(Text(N_("%(name)s has no scheme deck."), name=s.players[pid].name), field="player")
-        try:
-            if kind == "scheme":
-                s.players[pid].schemes = arch.set_in_motion(deck)
-                clean = {"player": pid, "scheme": s.players[pid].schemes.last["name"]}
-            else:
-                name = _optional_str(payload, "scheme")
-                s.players[pid].schemes = arch.abandon(deck, name or "")
-                clean = {"player": pid, "scheme": name}
-        except ValueError as e:
-            raise TrackerError(_message(e), field="scheme") from None
-    else:  # end
-        s.ended = True
-        clean = {}
-    _state_based(s)
-    s.seq += 1
-    s.log.append(Event(s.seq, kind, clean, actor, at))
-    del s.log[:-LOG_KEEP]
-    return s, clean
+
+
+# Each action changes the state copy `s` in place and returns its payload as stored (checked and cleaned).
+
+def _life(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """A life change, kept within ±MAX_LIFE."""
+    pid = _player(s, payload)
+    delta = _int(payload, "delta", Text(N_("The life change")))
+    s.players[pid].life = max(-MAX_LIFE, min(MAX_LIFE, s.players[pid].life + delta))
+    return {"player": pid, "delta": delta}
+
+
+def _general_damage(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """Damage by one general to one player: counted per (victim, owner, general) and taken from life."""
+    victim = _player(s, payload, "victim")
+    owner = _player(s, payload, "owner")
+    idx = _general(s, payload, owner)
+    amount = _int(payload, "amount", Text(N_("General damage")), 1, MAX_DELTA)
+    key = (victim, owner, idx)
+    s.general_damage[key] = s.general_damage.get(key, 0) + amount
+    s.players[victim].life -= amount
+    return {"victim": victim, "owner": owner, "general": idx, "amount": amount}
+
+
+def _general_tax(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """A general cast from the command zone ("cast") or put back there ("command_zone"): the tax counters."""
+    owner = _player(s, payload, "owner")
+    idx = _general(s, payload, owner)
+    p = s.players[owner]
+    if kind == "cast":
+        p.casts[idx] += 1
+    else:
+        p.counters[idx] += 1
+    return {"owner": owner, "general": idx}
+
+
+def _poison(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """Poison counters up or down, never below 0."""
+    pid = _player(s, payload)
+    delta = _int(payload, "delta", Text(N_("The poison change")), -100, 100)
+    if s.players[pid].poison + delta < 0:
+        raise TrackerError(Text(N_("%(name)s has only %(poison)s poison counters."), name=s.players[pid].name,
+                                poison=s.players[pid].poison), field="delta")
+    s.players[pid].poison += delta
+    return {"player": pid, "delta": delta}
+
+
+def _concede(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """A player leaves the game by conceding or for another reason (not by the game's own rules)."""
+    pid = _player(s, payload)
+    reason = payload.get("reason", "conceded")
+    if reason not in ("conceded", "other"):
+        raise TrackerError(Text(N_("The reason must be 'conceded' or 'other'.")), field="reason")
+    _eliminate(s, [(pid, reason, None)])
+    return {"player": pid, "reason": reason}
+
+
+def _venture(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """Venture into a dungeon (or take the initiative): the room reached is stored, so a replay agrees."""
+    pid = _player(s, payload)
+    dungeon = _optional_str(payload, "dungeon")
+    room = _optional_str(payload, "room")
+    initiative = payload.get("initiative", False)
+    if not isinstance(initiative, bool):
+        raise TrackerError(Text(N_("initiative must be true or false.")), field="initiative")
+    try:
+        result = venture(s.players[pid].dungeon, dungeon, room, initiative=initiative, dungeons=dungeons)
+    except DungeonError as e:
+        raise TrackerError(_message(e), field="room") from None
+    s.players[pid].dungeon = result.progress
+    return {"player": pid, "dungeon": dungeon, "room": result.room.id, "initiative": initiative,
+            "completed": result.completed}
+
+
+def _scheme(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """Set the next scheme in motion ("scheme") or abandon an ongoing one ("abandon")."""
+    pid = _player(s, payload)
+    deck = s.players[pid].schemes
+    if deck is None:
+        raise TrackerError(Text(N_("%(name)s has no scheme deck."), name=s.players[pid].name), field="player")
+    try:
+        if kind == "scheme":
+            s.players[pid].schemes = arch.set_in_motion(deck)
+            return {"player": pid, "scheme": s.players[pid].schemes.last["name"]}
+        name = _optional_str(payload, "scheme")
+        s.players[pid].schemes = arch.abandon(deck, name or "")
+        return {"player": pid, "scheme": name}
+    except ValueError as e:
+        raise TrackerError(_message(e), field="scheme") from None
+
+
+def _end(s: State, kind: str, payload: dict, dungeons) -> dict:
+    """The table ends the game (the result is sent from it)."""
+    s.ended = True
+    return {}
+
+
+_ACTIONS = {"life": _life, "general_damage": _general_damage, "cast": _general_tax, "command_zone": _general_tax,
+            "poison": _poison, "eliminate": _concede, "venture": _venture, "scheme": _scheme, "abandon": _scheme,
+            "end": _end}
 
 
 def _eliminate(s: State, outs: list[tuple[int, str, list[int] | None]]) -> None:
