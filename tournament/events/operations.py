@@ -21,7 +21,7 @@ from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
-from .. import throttle
+from .. import signals, throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..i18n import message_text
@@ -380,8 +380,7 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     if changed_fields:
         log(event, actor_name(user), "event.update", fields=changed_fields)
     if "status" in changed_fields:
-        from ..series.operations import event_status_changed      # series builds on events
-        event_status_changed(event, actor_name(user))
+        signals.event_status_changed.send(event, actor=actor_name(user))      # a series follows (same transaction)
     return event
 
 

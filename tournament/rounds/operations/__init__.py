@@ -1,0 +1,55 @@
+"""Rounds: pairing, publishing, the clock, results, votes, prizes and standings.
+
+Pairing and scoring are pure functions (tournament.rounds.pairing, tournament.scoring); these modules load
+their inputs from the database and store what they decide. Callers use this package as one module
+(`from tournament.rounds import operations as ops; ops.standings(event)`); its parts, each importing only
+those before it:
+
+    queries   loading: a round, its tables and seats, the current round, who is to be seated
+    policy    who may do what: visibility, who acts at a table, why_not_* (views, templates, API)
+    votes     casting a vote, and when votes are seen
+    ranking   standings, the prize board, the top cut's outcome, final places, statistics
+    results   reporting, confirming and settling a table's result
+    clock     publish, start, pause, resume, extend and finish a round; finish the event
+    pairing   pairing a round or the top cut's next stage; the draft's review (swap seats, delete)
+"""
+from __future__ import annotations
+
+import sys
+import types
+
+from ...cards.models import utcnow                      # noqa: F401  (tests set the clock here)
+from ...events.models import Registration               # noqa: F401  (as before the split)
+from ..models import Round                              # noqa: F401
+from . import clock, pairing, policy, queries, ranking, results, votes
+from .queries import (current_round, current_seat, ever_seated, get_round, get_table, lock_table, missing_results,
+                      players_to_seat, rounds_of, seat_of, unconfirmed_results, with_tables, _load_tables)
+from .policy import (confirmers, event_uses_votes, needed_confirmers, require_visible, round_visible, table_actor,
+                     why_not_confirm, why_not_report, why_not_vote)
+from .votes import cast_vote, votes_visible
+from .ranking import (cut_outcome, cut_results, event_stats, final_standings, prize_board, scored_tables,
+                      shown_standings, standings)
+from .results import KEEP, confirm_result, report_duel_games, report_pod_result, settle_dispute
+from .clock import (MAX_EXTENSION_MINUTES, extend_round, extend_table, finish_event, finish_round, pause_round,
+                    publish_round, resume_round, start_round)
+from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets, swap_seats,
+                      unready_decks, why_json, why_lines)
+
+_PARTS = (queries, policy, votes, ranking, results, clock, pairing)
+_UNSET = object()
+
+
+class _Operations(types.ModuleType):
+    """Setting a name on the package (monkeypatch.setattr("tournament.rounds.operations.utcnow", ...)) sets it in
+    every part that uses the same object too, as it did when the parts were one module."""
+
+    def __setattr__(self, name: str, value) -> None:
+        old = self.__dict__.get(name, _UNSET)
+        if old is not _UNSET and not isinstance(old, types.ModuleType):
+            for part in _PARTS:
+                if part.__dict__.get(name, _UNSET) is old:
+                    setattr(part, name, value)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Operations
