@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tournament.api.openapi import response_problems
+from tests.api.openapi_check import Document
+
 from tournament.auth.models import ApiToken
 from tournament.auth.operations import issue_token
 from tournament.events import operations as events
@@ -35,6 +36,7 @@ class Api:
 
     def __init__(self, client):
         self.client = client
+        self.document = Document(client.application)
 
     def __call__(self, method, path, token=None, headers=None, **kwargs):
         headers = dict(headers or {})
@@ -44,7 +46,7 @@ class Api:
         response = self.client.open(url, method=method, headers=headers, **kwargs)
         assert response.status_code < 500, response.get_data(as_text=True)[:500]
         assert response.is_json, response.get_data(as_text=True)[:500]
-        problems = response_problems(method, url.split("?")[0], response.status_code, response.get_json())
+        problems = self.document.response_problems(method, url.split("?")[0], response.status_code, response.get_json())
         assert not problems, problems
         return response
 

@@ -4,7 +4,7 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from tournament.api.openapi import response_problems
+from tests.api.openapi_check import Document
 from tournament.auth.operations import issue_token
 from tournament.swaps.models import DeckVersion, Swap
 
@@ -13,8 +13,15 @@ from conftest import SIDEBOARD, expire_window, main_cards  # noqa: I100
 OUT = main_cards()
 
 
+_documents = {}
+
+
 def checked(response, method, url):
-    assert not response_problems(method, url, response.status_code, response.get_json())
+    """The response as the generated OpenAPI document says (jsonschema, tests/api/openapi_check.py)."""
+    from flask import current_app
+    app = current_app._get_current_object()
+    doc = _documents.get(id(app)) or _documents.setdefault(id(app), Document(app))
+    assert not doc.response_problems(method, url, response.status_code, response.get_json())
     return response
 
 

@@ -1,7 +1,8 @@
-"""JSON API under /api/v1/: the same operations as the web pages."""
-from flask import Blueprint
-
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+"""JSON API under /api/v1/: the same operations as the web pages, on the one blueprint tournament.web.api.bp.
+Each feature declares its routes there (tournament.web.api.operation); importing them registers them."""
+from ..web.api import bp
 
 from . import views  # noqa: E402,F401
 from ..swaps import api as _swaps_api  # noqa: E402,F401
+
+__all__ = ["bp"]

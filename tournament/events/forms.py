@@ -21,6 +21,12 @@ from ..scoring.draws import end_of_round_procedures
 from ..i18n import LANGUAGES, data_text
 from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
+from .schemas import EVENT_SETTINGS, EventSettings, bounds, max_length
+
+POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_POINTS = (
+    bounds(EventSettings, name) for name in ("pod_size", "swap_seconds", "round_minutes", "planned_rounds",
+                                             "bye_points", "end_of_round_turns", "archenemy_win_points"))
+NAME_LENGTH, VENUE_LENGTH = max_length(EventSettings, "name"), max_length(EventSettings, "venue")
 
 MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
 STATUS_LABELS = {"registration": _l("Registration open"), "running": _l("Running"), "finished": _l("Finished")}
@@ -34,6 +40,8 @@ LEFTOVER_LABELS = {"threes": _l("Pods of 3 (everyone plays)"), "fives": _l("Pods
 # the words a prize line ends with: typed by organizers and read back by prize_lines, so never translated
 PRIZE_KIND_WORDS = {"max": "highest", "min": "lowest", "sum": "total", "count": "count"}
 PRIZE_WORDS = {v: k for k, v in PRIZE_KIND_WORDS.items()} | {k: k for k in PRIZE_KIND_WORDS}
+# The messages' words are in the catalogs as they stand (the numbers are the declared bounds; a bound changed in
+# tournament.events.schemas needs its sentence changed and translated, `scripts/translations.py update`).
 ROUNDS_MESSAGE = _l("The number of rounds must be a whole number from 1 to 30, or empty to decide as you go.")
 BYE_MESSAGE = _l("Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's.")
 MAX_DECKLIST_CHARS = 1_000_000
@@ -79,8 +87,10 @@ def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def whole_number(label, lo: int, hi: int, default: int, message) -> IntegerField:
-    """`message`: the whole sentence, e.g. "The pod size must be a whole number from 3 to 5." """
+def whole_number(label, bounds: tuple[int, int], default: int, message) -> IntegerField:
+    """A whole number within the setting's declared bounds (tournament.events.schemas); `message`: the whole
+    sentence, e.g. "The pod size must be a whole number from 3 to 5." """
+    lo, hi = bounds
     return IntegerField(label, default=default, invalid_value_message=message,
                         validators=[InputRequired(message), NumberRange(lo, hi, message)])
 
@@ -95,23 +105,23 @@ def text(label, max_len: int, too_long, required=None, **kw) -> StringField:
 
 
 class EventForm(Form):
-    name = text(_l("The event name"), 200, _l("The event name may be at most 200 characters."),
+    name = text(_l("The event name"), NAME_LENGTH, _l("The event name may be at most 200 characters."),
                 required=_l("The event name is required."))
     date = DateField(_l("Date"), validators=[Optional()],
                      invalid_value_message=_l("The date must look like 2026-12-05."))
-    venue = text(_l("The venue"), 200, _l("The venue may be at most 200 characters."))
+    venue = text(_l("The venue"), VENUE_LENGTH, _l("The venue may be at most 200 characters."))
     ruleset = ChoiceField(_l("Ruleset"))
     banlist_add = TextAreaField(_l("Cards added to the banlist (one per line)"),
                                 validators=[Length(max=100_000, message=_l("The banlist additions are too long."))])
     banlist_remove = TextAreaField(_l("Cards taken off the banlist (one per line)"),
                                    validators=[Length(max=100_000, message=_l("The banlist removals are too long."))])
     mode = ChoiceField(_l("Mode"), choices=options((m, MODE_LABELS[m]) for m in MODES))
-    pod_size = whole_number(_l("The pod size"), 3, 5, 4, _l("The pod size must be a whole number from 3 to 5."))
+    pod_size = whole_number(_l("The pod size"), POD_SIZES, 4, _l("The pod size must be a whole number from 3 to 5."))
     sideboard_enabled = BooleanField(_l("Sideboards allowed"), default=True)
-    swap_seconds = whole_number(_l("The swap window (seconds)"), 0, 3600, 180,
+    swap_seconds = whole_number(_l("The swap window (seconds)"), SWAP_SECONDS, 180,
                                 _l("The swap window (seconds) must be a whole number from 0 to 3600."))
     scoring_profile = ChoiceField(_l("Scoring profile"))
-    round_minutes = whole_number(_l("The round length (minutes)"), 10, 600, 90,
+    round_minutes = whole_number(_l("The round length (minutes)"), ROUND_MINUTES, 90,
                                  _l("The round length (minutes) must be a whole number from 10 to 600."))
     decklist_deadline = DateTimeLocalField(
         _l("Decklist deadline"), validators=[Optional()],
@@ -123,15 +133,15 @@ class EventForm(Form):
         default="")
     max_bracket = ChoiceField(_l("Highest Commander bracket allowed"), choices=options(
         [("", _l("any"))] + BRACKET_CHOICES[1:]), default="")
-    planned_rounds = IntegerField(_l("Number of rounds"), validators=[Optional(), NumberRange(1, 30, ROUNDS_MESSAGE)],
+    planned_rounds = IntegerField(_l("Number of rounds"), validators=[Optional(), NumberRange(*PLANNED_ROUNDS, ROUNDS_MESSAGE)],
                                   invalid_value_message=ROUNDS_MESSAGE)
     paper_size = ChoiceField(_l("Paper size"), choices=options((p, p) for p in PAPER_SIZES))
     status = ChoiceField(_l("Status"), choices=options((s, STATUS_LABELS[s]) for s in STATUSES),
                          default="registration")
     variant = ChoiceField(_l("Variant"), choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
-    archenemy_win_points = whole_number(_l("Archenemy win points"), 0, 100, 3,
+    archenemy_win_points = whole_number(_l("Archenemy win points"), WIN_POINTS, 3,
                                         _l("Archenemy win points must be a whole number from 0 to 100."))
-    team_win_points = whole_number(_l("Team win points"), 0, 100, 1,
+    team_win_points = whole_number(_l("Team win points"), bounds(EventSettings, "team_win_points"), 1,
                                    _l("Team win points must be a whole number from 0 to 100."))
     leftover_policy = ChoiceField(_l("When the players do not divide into full pods"), default="threes",
                                   choices=options((p, LEFTOVER_LABELS[p]) for p in LEFTOVER_LABELS))
@@ -141,19 +151,25 @@ class EventForm(Form):
          (40, _l("Top 40 (pods)"))]))
     cut_seating = ChoiceField(_l("Seats in a pod top cut"), default="seed", choices=options(
         [("seed", _l("Assigned by seed (the best seed in seat 1)")), ("choice", _l("Chosen in seed order"))]))
-    bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(0, 100, BYE_MESSAGE)],
+    bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(*BYE_POINTS, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField(_l("Hide a table's votes until all its players have voted"), default=True)
     bracket_pods = BooleanField(_l("Seat pods within the brackets players declared"), default=False)
     end_of_round = ChoiceField(_l("When time is called (pods)"), default="finish_turn", choices=options(
         (k, v["name"]) for k, v in end_of_round_procedures().items()))
     end_of_round_turns = IntegerField(_l("Turns for “a few more turns” or the turn limit"),
-                                      validators=[Optional(), NumberRange(1, 30, TURNS_MESSAGE)],
+                                      validators=[Optional(), NumberRange(*TURNS, TURNS_MESSAGE)],
                                       invalid_value_message=TURNS_MESSAGE)
     intentional_draws = BooleanField(_l("Intentional draws allowed"), default=True)
     publish_decklists = BooleanField(_l("Publish every decklist when the event has finished"), default=False)
     prize_conditions = TextAreaField(_l("Alternate prizes"),
                                      validators=[Length(max=20_000, message=_l("The prize list is too long."))])
+
+    # what the page's inputs say (min, max, maxlength): the settings' declared bounds
+    BOUNDS = {name: bounds(EventSettings, name) for name in (
+        "pod_size", "swap_seconds", "round_minutes", "planned_rounds", "end_of_round_turns", "bye_points",
+        "archenemy_win_points", "team_win_points")}
+    MAX_LENGTH = {"name": NAME_LENGTH, "venue": VENUE_LENGTH}
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -207,12 +223,7 @@ class EventForm(Form):
         return data
 
 
-SETTINGS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
-            "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-            "paper_size", "status", "variant", "archenemy_win_points", "team_win_points", "leftover_policy",
-            "top_cut", "bye_points", "hide_votes", "prize_conditions", "publish_decklists", "timezone", "planned_rounds",
-            "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws",
-            "language")
+SETTINGS = EVENT_SETTINGS      # the form has a field for every setting the schema declares
 
 
 def prize_text(conditions: list[dict]) -> str:

@@ -10,6 +10,14 @@ STATUSES = ("registration", "running", "finished")
 PAPER_SIZES = ("A4", "Letter")
 SCORING_PROFILES = ("democratic", "survival", "cedh", "mtr")
 VARIANTS = ("none", "archenemy", "supervillain_rumble")
+# Bounds of the settings (tournament.events.schemas declares the inputs with them; the CHECKs below read them).
+POD_SIZES = (3, 5)
+SWAP_SECONDS = (0, 3600)
+ROUND_MINUTES = (10, 600)
+PLANNED_ROUNDS = (1, 30)
+BYE_POINTS = (0, 100)
+EVENT_NAME_LENGTH = 200
+VENUE_LENGTH = 200
 TRACKER_VARIANTS = {"none": "normal", "archenemy": "archenemy", "supervillain_rumble": "rumble"}  # event -> tracker
 
 
@@ -18,9 +26,9 @@ class Event(db.Model):
 
     id = sa.Column(sa.Integer, primary_key=True)
     organizer_id = sa.Column(sa.Integer, sa.ForeignKey("user.id"), nullable=False, index=True)
-    name = sa.Column(sa.String(200), nullable=False)
+    name = sa.Column(sa.String(EVENT_NAME_LENGTH), nullable=False)
     date = sa.Column(sa.Date, nullable=True)
-    venue = sa.Column(sa.String(200), nullable=False, default="")
+    venue = sa.Column(sa.String(VENUE_LENGTH), nullable=False, default="")
     ruleset = sa.Column(sa.String(40), nullable=False)
     banlist_add = sa.Column(sa.JSON, nullable=False, default=list)
     banlist_remove = sa.Column(sa.JSON, nullable=False, default=list)
@@ -65,10 +73,10 @@ class Event(db.Model):
                                     order_by="Registration.id")
 
     __table_args__ = (
-        sa.CheckConstraint("pod_size between 3 and 5", name="pod_size"),
-        sa.CheckConstraint("mode in ('pods', 'duel')", name="mode"),
-        sa.CheckConstraint("status in ('registration', 'running', 'finished')", name="status"),
-        sa.CheckConstraint("swap_seconds >= 0", name="swap_seconds"),
+        sa.CheckConstraint(f"pod_size between {POD_SIZES[0]} and {POD_SIZES[1]}", name="pod_size"),
+        sa.CheckConstraint(f"mode in ({', '.join(map(repr, MODES))})", name="mode"),
+        sa.CheckConstraint(f"status in ({', '.join(map(repr, STATUSES))})", name="status"),
+        sa.CheckConstraint(f"swap_seconds >= {SWAP_SECONDS[0]}", name="swap_seconds"),
     )
 
 

@@ -12,7 +12,7 @@ from flask import current_app
 from flask_babel import gettext as _
 
 from ..auth.models import User
-from ..timezones import as_utc, machine_zone, valid_zone, zone_names
+from ..timezones import as_utc, machine_zone
 from ..cards.models import utcnow
 from ..cards.names import name_key
 from ..cards.repository import DbCardPool
@@ -20,32 +20,19 @@ from ..decks.checks import check_deck
 from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
-from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from .. import signals, throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
-from ..i18n import message_text
 from ..lifecycle import changed, state_version
-from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
-from ..scoring.draws import END_OF_ROUND
-from ..rounds.pairing.domain import LEFTOVER_POLICIES
+from ..rounds.pairing.cut import POD_CUTS
 from ..scoring import default_prize_conditions
-from .models import (MODES, PAPER_SIZES, SCORING_PROFILES, STAFF_ROLES, STATUSES, VARIANTS, AuditEntry, Decklist, Event,
-                     EventStaff, Registration)
+from .schemas import (DUEL_CUTS, EVENT_SETTINGS, TOP_CUTS, EventCreate, EventUpdate, _bool, _int,  # noqa: F401
+                      clean_text)
+from .models import STAFF_ROLES, AuditEntry, Decklist, Event, EventStaff, Registration
 
-DUEL_CUTS = (4, 8)
-TOP_CUTS = (0, *sorted({*DUEL_CUTS, *POD_CUTS}))
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
-EVENT_FIELDS = ("name", "date", "venue", "ruleset", "banlist_add", "banlist_remove", "mode", "pod_size",
-                "sideboard_enabled", "swap_seconds", "scoring_profile", "round_minutes", "decklist_deadline",
-                "paper_size", "status", "leftover_policy", "top_cut", "bye_points", "prize_conditions", "hide_votes",
-                "publish_decklists", "timezone", "planned_rounds", "variant", "archenemy_win_points", "team_win_points",
-                "max_bracket", "bracket_pods", "cut_seating", "end_of_round", "end_of_round_turns", "intentional_draws",
-                "language")
-MAX_PRIZE_CONDITIONS = 20
-PRIZE_KINDS = ("max", "min", "sum", "count")
-MAX_BANLIST_EDITS = 500
+EVENT_FIELDS = EVENT_SETTINGS          # every setting, as tournament.events.schemas declares them
 
 
 def log(event: Event | None, actor: str, action: str, **details) -> None:
@@ -59,203 +46,14 @@ def actor_name(user: User | None) -> str:
     return f"{user.role}:{user.name}" if user else "player"
 
 
-# ----------------------------------------------------------------- text checks
-
-_INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
-
-
-def clean_text(value, field: str, label: str, max_len: int, required: bool = False) -> str:
-    """Trimmed single-line text in any script; control characters and oversize input refused."""
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise Refused(_("%(label)s must be text.", label=label), field=field)
-    value = unicodedata.normalize("NFC", value.strip())
-    if not any(unicodedata.category(ch) not in _INVISIBLE for ch in value):
-        value = ""                      # only zero-width or format characters: nothing anyone could read
-    if required and not value:
-        raise Refused(_("%(label)s is required.", label=label), field=field)
-    if len(value) > max_len:
-        raise Refused(_("%(label)s is %(length)s characters; the limit is %(limit)s.", label=label,
-                        length=format(len(value), ","), limit=max_len), field=field)
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-        raise Refused(_("%(label)s contains control characters; type it again as plain text.", label=label),
-                      field=field)
-    return value
-
-
-def _int(value, field: str, label: str, lo: int, hi: int) -> int:
-    """A whole number (JSON's 5 or 5.0; never the text "5", true or null) from lo to hi."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise Refused(_("%(label)s must be a whole number from %(lo)s to %(hi)s.", label=label, lo=lo, hi=hi),
-                      field=field)
-    number = int(value) if abs(value) < 10**12 else lo - 1
-    if not lo <= number <= hi or (isinstance(value, float) and value != number):
-        raise Refused(_("%(label)s must be a whole number from %(lo)s to %(hi)s.", label=label, lo=lo, hi=hi),
-                      field=field)
-    return number
-
-
-def _choice(value, field: str, label: str, choices) -> str:
-    if value not in choices:
-        raise Refused(_("%(label)s must be one of: %(choices)s.", label=label, choices=", ".join(map(str, choices))),
-                      field=field)
-    return value
-
-
-def _bool(value, field: str, label: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise Refused(_("%(label)s must be true or false.", label=label), field=field)
-
-
-def _date(value, field: str) -> Date | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, Date):
-        return value
-    try:
-        return Date.fromisoformat(str(value))
-    except ValueError:
-        raise Refused(_("The date must look like 2026-12-05."), field=field) from None
-
-
-DEADLINE_YEARS = (2000, 2999)
-
-
-def _deadline(value, field: str) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, datetime):
-        try:
-            value = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            raise Refused(_("The decklist deadline must look like 2026-12-05T10:00 (UTC, or with an offset)."),
-                          field=field) from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    try:
-        value = value.astimezone(timezone.utc)
-    except OverflowError:
-        value = None
-    if value is None or not DEADLINE_YEARS[0] <= value.year <= DEADLINE_YEARS[1]:
-        # a year like 9999 is a typo, and it would not fit the event's clock once shifted into its time zone
-        raise Refused(_("The decklist deadline must fall between the years %(first)s and %(last)s.",
-                        first=DEADLINE_YEARS[0], last=DEADLINE_YEARS[1]), field=field)
-    return value
-
-
-def _names(value, field: str, label: str) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise Refused(_("%(label)s must be a list of card names.", label=label), field=field)
-    names = [clean_text(v, field, label, 200) for v in value]
-    names = list(dict.fromkeys(n for n in names if n))
-    if len(names) > MAX_BANLIST_EDITS:
-        raise Refused(_("%(label)s lists %(count)s cards; the limit is %(limit)s.", label=label, count=len(names),
-                        limit=MAX_BANLIST_EDITS), field=field)
-    return names
-
+# ----------------------------------------------------------------- input
 
 def clean_event_fields(data: dict, partial: bool = False) -> dict:
-    """Validate event settings from a form or JSON; unknown keys are refused."""
+    """Event settings from a form or JSON, validated with their one declaration (EventCreate, or EventUpdate for
+    `partial`): each refused with its sentence and field; unknown keys are refused."""
     if not isinstance(data, dict):
         raise Refused(_("Event settings must be an object of fields."))
-    unknown = set(data) - set(EVENT_FIELDS)
-    if unknown:
-        raise Refused(_("Unknown event field(s): %(fields)s.", fields=", ".join(sorted(map(str, unknown)))))
-    out = {}
-    checks = {
-        "name": lambda v: clean_text(v, "name", _("The event name"), 200, required=True),
-        "date": lambda v: _date(v, "date"),
-        "venue": lambda v: clean_text(v, "venue", _("The venue"), 200),
-        "ruleset": lambda v: _ruleset(v),
-        "banlist_add": lambda v: _names(v, "banlist_add", _("Cards added to the banlist")),
-        "banlist_remove": lambda v: _names(v, "banlist_remove", _("Cards removed from the banlist")),
-        "mode": lambda v: _choice(v, "mode", _("The mode"), MODES),
-        "pod_size": lambda v: _int(v, "pod_size", _("The pod size"), 3, 5),
-        "sideboard_enabled": lambda v: _bool(v, "sideboard_enabled", _("Sideboards")),
-        "swap_seconds": lambda v: _int(v, "swap_seconds", _("The swap window"), 0, 3600),
-        "scoring_profile": lambda v: _choice(v, "scoring_profile", _("The scoring profile"), SCORING_PROFILES),
-        "round_minutes": lambda v: _int(v, "round_minutes", _("The round length"), 10, 600),
-        "decklist_deadline": lambda v: _deadline(v, "decklist_deadline"),
-        "paper_size": lambda v: _choice(v, "paper_size", _("The paper size"), PAPER_SIZES),
-        "status": lambda v: _choice(v, "status", _("The status"), STATUSES),
-        "leftover_policy": lambda v: _choice(v, "leftover_policy", _("Leftover players"), LEFTOVER_POLICIES),
-        "top_cut": lambda v: _choice(_int(v, "top_cut", _("The top cut"), 0, 40), "top_cut", _("The top cut"),
-                                     TOP_CUTS),
-        "cut_seating": lambda v: _choice(v, "cut_seating", _("Seats in the top cut"), CUT_SEATING),
-        "end_of_round": lambda v: _choice(v, "end_of_round", _("The end-of-round procedure"), END_OF_ROUND),
-        "end_of_round_turns": lambda v: None if v is None else _int(v, "end_of_round_turns", _("The turns at time"),
-                                                                    1, 30),
-        "intentional_draws": lambda v: _bool(v, "intentional_draws", _("Intentional draws")),
-        "bye_points": lambda v: None if v is None else _int(v, "bye_points", _("Bye points"), 0, 100),
-        "prize_conditions": lambda v: _prize_conditions(v),
-        "hide_votes": lambda v: _bool(v, "hide_votes", _("Hiding votes")),
-        "publish_decklists": lambda v: _bool(v, "publish_decklists", _("Publishing the decklists")),
-        "timezone": lambda v: _zone(v),
-        "planned_rounds": lambda v: None if v is None else _int(v, "planned_rounds", _("The number of rounds"),
-                                                                1, 30),
-        "variant": lambda v: _choice(v, "variant", _("The variant"), VARIANTS),
-        "archenemy_win_points": lambda v: _int(v, "archenemy_win_points", _("Archenemy win points"), 0, 100),
-        "team_win_points": lambda v: _int(v, "team_win_points", _("Team win points"), 0, 100),
-        "max_bracket": lambda v: None if v is None else _int(v, "max_bracket", _("The maximum bracket"), 1, 5),
-        "bracket_pods": lambda v: _bool(v, "bracket_pods", _("Pods within brackets")),
-        "language": lambda v: _language(v),
-    }
-    for key in EVENT_FIELDS:
-        if key in data:
-            out[key] = checks[key](data[key])
-        elif not partial and key in ("name", "ruleset"):
-            raise Refused(_("The name is required.") if key == "name" else _("The ruleset is required."), field=key)
-    return out
-
-
-def _zone(value) -> str:
-    if not valid_zone(value) or value not in zone_names():
-        raise Refused(_("Unknown time zone: use a name like Europe/Prague, Asia/Tokyo or UTC."), field="timezone")
-    return value
-
-
-def _prize_conditions(value) -> list[dict]:
-    """Organizer-defined alternate prizes: [{"id", "name", "kind"}], kind one of PRIZE_KINDS."""
-    if value is None:
-        return []
-    if not isinstance(value, list) or len(value) > MAX_PRIZE_CONDITIONS:
-        raise Refused(_("Prize conditions must be a list of at most %(limit)s.", limit=MAX_PRIZE_CONDITIONS),
-                      field="prize_conditions")
-    out, seen = [], set()
-    for item in value:
-        if not isinstance(item, dict):
-            raise Refused(_("Each prize condition needs a name."), field="prize_conditions")
-        if set(item) - {"id", "name", "kind"}:
-            raise Refused(_("A prize condition has an id, a name and a kind, nothing else."), field="prize_conditions")
-        name = clean_text(item.get("name"), "prize_conditions", _("A prize condition's name"), 100, required=True)
-        cid = clean_text(item.get("id"), "prize_conditions", _("A prize condition's id"), 60)
-        cid = cid or name_key(name)[:60] or f"prize{len(out) + 1}"
-        kind = item.get("kind", "max")
-        if not isinstance(kind, str) or kind not in PRIZE_KINDS:
-            raise Refused(_("A prize condition's kind is max (highest value wins), min (lowest), sum (most in "
-                            "total) or count (most claims)."), field="prize_conditions")
-        if cid in seen:
-            raise Refused(_("Two prize conditions are both called %(name)s.", name=name), field="prize_conditions")
-        seen.add(cid)
-        out.append({"id": cid, "name": name, "kind": kind})
-    return out
-
-
-def _ruleset(value) -> str:
-    if not isinstance(value, str) or len(value) > 40:
-        raise Refused(_("Unknown ruleset. Choose one of: %(rulesets)s.",
-                        rulesets=", ".join(r.id for r in list_rulesets())), field="ruleset")
-    try:
-        return get_ruleset(value).id
-    except (UnknownRuleset, TypeError) as e:
-        raise Refused(message_text(e.args[0]) if isinstance(e, UnknownRuleset) and e.args else str(e),
-                      field="ruleset") from None
+    return (EventUpdate if partial else EventCreate).model_validate(data).fields()
 
 
 # ----------------------------------------------------------------- events
@@ -282,16 +80,6 @@ def event_role(user: User | None, event: Event) -> str | None:
     if event.organizer_id == user.id:
         return "owner"
     return next((s.role for s in event.staff if s.user_id == user.id), None)
-
-
-def _language(value) -> str | None:
-    """The event's default language for its public pages and printouts (None: English)."""
-    from ..i18n import LANGUAGES
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or value not in LANGUAGES:
-        raise Refused(_("Choose one of the languages listed."), field="language")
-    return value
 
 
 def require_staff(user: User | None, event: Event | None = None, organizer_only: bool = False) -> User:

@@ -1,70 +1,70 @@
 """Swap routes on the JSON API blueprint (/api/v1): players by access code, staff by bearer token.
 
-Undo is part of the same POST ({"undo": [swap ids]}), so a player's changes in
-one submission (undo some, make others) are all or nothing.
+Undo is part of the same POST ({"undo": [swap ids]}), so a player's changes in one submission (undo some, make
+others) are all or nothing.
 """
 from __future__ import annotations
 
-from flask import jsonify
-
-from ..api import bp
-from ..api.views import REGISTRATION, json_body, only_fields, staff_registration
-from ..events import operations as ops
+from ..events import loading
+from ..web.api import bp, operation, staff_user
 from . import operations as swaps
+from .schemas import StaffSwapState, StaffSwapSubmission, SwapState, SwapSubmission
 
-PLAYER_FIELDS = {"pairs", "undo", "game"}
-STAFF_FIELDS = PLAYER_FIELDS | {"override_reason"}
+PLAYER = "/players/<code>/swaps"
+STAFF = "/events/<int:event_id>/registrations/<int:registration_id>/swaps"
+EXAMPLE = {"pairs": [], "undo": []}
+REFUSALS = ("Refused (409) after the deadline, for the general, for a card not in the current main deck or "
+            "sideboard, when the deck would not be legal, and for a game the table does not play (a pod plays one "
+            "game: game 2 or 3 is refused). No pairs and no undo: nothing changes.")
 
 
-def _body(allowed: set[str]) -> dict:
-    data = json_body()
-    only_fields(data, allowed, "swap")
-    return data
+def token(rh) -> None:
+    """401 before the event and registration are looked up (404), before the policy (403)."""
+    rh.staff = staff_user()
 
 
-def _answer(reg, result=None):
+STAFF_REGISTRATION = (token, loading.event, loading.registration)
+
+
+def answer(reg, result=None, log: bool = False) -> dict:
     body = swaps.state(reg, result.game if result is not None and result.game else None)
     body["made"] = [swaps.swap_json(s) for s in result.made] if result else []
     body["undone"] = [s.id for s in result.undone] if result else []
-    return jsonify(body)
+    if log:
+        body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]
+    return body
 
 
-def _listed(data: dict, key: str):
-    """The field as sent (None: an empty list); change_swaps refuses what is not a list."""
-    value = data.get(key)
-    return [] if value is None else value
+@bp.get(PLAYER)
+@operation("players_swaps", "The player's swap window (server deadline), current deck and swaps.", tags=["players"],
+           load=loading.player, response=SwapState, errors="404 429", public=True)
+def player_swaps(rh):
+    return answer(rh.reg)
 
 
-@bp.get("/players/<code>/swaps")
-def player_swaps(code: str):
-    reg = ops.registration_by_code(code)
-    response = _answer(reg)
-    return response
+@bp.post(PLAYER)
+@operation("players_swapsSubmit", "Swap cards between main deck and sideboard one for one, and/or undo swaps; all "
+           "or nothing.", tags=["players"], load=loading.player, body=SwapSubmission, response=SwapState,
+           errors="400 404 409 413 415 429", public=True, description=REFUSALS, example=EXAMPLE)
+def player_swaps_submit(rh):
+    result = swaps.change_swaps(rh.reg, rh.body.listed("pairs"), rh.body.listed("undo"), game=rh.body.game)
+    return answer(rh.reg, result)
 
 
-@bp.post("/players/<code>/swaps")
-def player_swaps_submit(code: str):
-    reg = ops.registration_by_code(code)
-    data = _body(PLAYER_FIELDS)
-    result = swaps.change_swaps(reg, _listed(data, "pairs"), _listed(data, "undo"), game=data.get("game"))
-    return _answer(reg, result)
+@bp.get(STAFF)
+@operation("registrations_swaps", "A player's swap state and full swap log (staff).", tags=["registrations"],
+           load=STAFF_REGISTRATION, policy=loading.staff, response=StaffSwapState, errors="401 403 404")
+def registration_swaps(rh):
+    return answer(rh.reg, log=True)
 
 
-@bp.get(f"{REGISTRATION}/swaps")
-def registration_swaps(event_id: int, registration_id: int):
-    _user, reg = staff_registration(event_id, registration_id)
-    body = _answer(reg).get_json()
-    body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]
-    return jsonify(body)
-
-
-@bp.post(f"{REGISTRATION}/swaps")
-def registration_swaps_submit(event_id: int, registration_id: int):
-    user, reg = staff_registration(event_id, registration_id)
-    data = _body(STAFF_FIELDS)
-    result = swaps.change_swaps(reg, _listed(data, "pairs"), _listed(data, "undo"), user=user,
-                                game=data.get("game"), override_reason=data.get("override_reason"))
-    body = _answer(reg, result).get_json()
-    body["log"] = [swaps.swap_json(s) for s in swaps.swaps_of(reg)]
-    return jsonify(body)
-
+@bp.post(STAFF)
+@operation("registrations_swapsSubmit", "Enter swaps for a player (desk or judge; logged as entered by you). After "
+           "the deadline: give `override_reason`.", tags=["registrations"], load=STAFF_REGISTRATION,
+           policy=loading.staff, body=StaffSwapSubmission, response=StaffSwapState,
+           errors="400 401 403 404 409 413 415", description=REFUSALS, example=EXAMPLE)
+def registration_swaps_submit(rh):
+    body = rh.body
+    result = swaps.change_swaps(rh.reg, body.listed("pairs"), body.listed("undo"), user=rh.staff, game=body.game,
+                                override_reason=body.override_reason)
+    return answer(rh.reg, result, log=True)
