@@ -19,7 +19,9 @@ def running(make_round):
 
 
 def _at(monkeypatch, when: datetime) -> None:
-    monkeypatch.setattr("tournament.rounds.operations.utcnow", lambda: when)
+    """The server's clock reads `when` in every part of the rounds' operations that reads it."""
+    for part in ("clock", "results", "votes"):
+        monkeypatch.setattr(f"tournament.rounds.operations.{part}.utcnow", lambda: when)
 
 
 def _actions(db) -> list[str]:

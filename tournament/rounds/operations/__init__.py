@@ -15,10 +15,6 @@ those before it:
 """
 from __future__ import annotations
 
-import sys
-import types
-
-from ...cards.models import utcnow                      # noqa: F401  (tests set the clock here)
 from ...events.models import Registration               # noqa: F401  (as before the split)
 from ..models import Round                              # noqa: F401
 from . import clock, pairing, policy, queries, ranking, results, votes
@@ -34,22 +30,3 @@ from .clock import (MAX_EXTENSION_MINUTES, extend_round, extend_table, finish_ev
                     publish_round, resume_round, start_round)
 from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets, swap_seats,
                       unready_decks, why_json, why_lines)
-
-_PARTS = (queries, policy, votes, ranking, results, clock, pairing)
-_UNSET = object()
-
-
-class _Operations(types.ModuleType):
-    """Setting a name on the package (monkeypatch.setattr("tournament.rounds.operations.utcnow", ...)) sets it in
-    every part that uses the same object too, as it did when the parts were one module."""
-
-    def __setattr__(self, name: str, value) -> None:
-        old = self.__dict__.get(name, _UNSET)
-        if old is not _UNSET and not isinstance(old, types.ModuleType):
-            for part in _PARTS:
-                if part.__dict__.get(name, _UNSET) is old:
-                    setattr(part, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Operations
