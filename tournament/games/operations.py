@@ -189,14 +189,7 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     table (GameTable.archenemy_id), which makes the standings score it as archenemy against team.
     """
     actor, staff = _actor(table, reg, user)
-    event_variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
-    if not staff and (archenemy is not None or scheme_decks is not None
-                      or variant not in (None, event_variant)):
-        raise Refused(_("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
-                        "decks; start the game with the event's rules, or ask a judge."), status=403,
-                      field="archenemy")
-    if variant is None:
-        variant = event_variant
+    variant = _start_variant(table, staff, variant, archenemy, scheme_decks)
     if table.kind == "bye":
         raise Refused(_("A bye has no game to track."), status=409)
     round_ops.lock_table(table)
@@ -207,49 +200,89 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
         raise Refused(_("Choose a variant: %(variants)s.", variants=", ".join(arch.VARIANTS)), field="variant")
     seats = [s.registration_id for s in table.seats]
     regs = {s.registration_id: s.registration for s in table.seats}
-    if archenemy is not None and (not isinstance(archenemy, int) or isinstance(archenemy, bool)
-                                  or archenemy not in seats):
-        raise Refused(_("The archenemy must be one of the players at this table."), field="archenemy")
-    if variant != "archenemy":
-        archenemy = None
-    elif archenemy is None:
-        counts = archenemy_counts(table)
-        ranks = {row.player: row.rank for row in round_ops.standings(table.round.event)}
-        archenemy = arch.choose_archenemy([arch.Candidate(p, counts.get(p, 0), ranks.get(p, 0)) for p in seats])
-    seed = secrets.randbits(62) if seed is None else seed
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise Refused(_("The seed must be a whole number."), field="seed")
+    archenemy = _start_archenemy(table, seats, variant, archenemy)
+    seed = _start_seed(seed)
     ruleset = get_ruleset(table.round.event.ruleset)
     order = arch.turn_order(seats, variant, archenemy, seed)
     life = arch.starting_life(seats, variant, archenemy, ruleset.starting_life or 40)
-    decks: dict[int, list[dict]] = {}
-    if variant != "normal":
-        holders = seats if variant == "rumble" else [archenemy]
-        given = scheme_decks or {}
-        if not isinstance(given, dict):
-            raise Refused(_("Scheme decks must map a player to a list of schemes."), field="scheme_decks")
-        for p in holders:
-            cards = given.get(p, given.get(str(p)))
-            if cards is None:
-                cards = _scheme_cards(regs[p])
-            if (not isinstance(cards, list) or len(cards) > 200
-                    or not all(isinstance(c, dict) and isinstance(c.get("name"), str) and len(c["name"]) <= 150
-                               for c in cards)):
-                raise Refused(_("A scheme deck is a list of {\"name\", \"ongoing\"} schemes."), field="scheme_decks")
-            problems = arch.check_scheme_deck([c["name"] for c in cards])
-            if problems:
-                raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name,
-                                problems=" ".join(message_text(x) for x in problems)), field="scheme_decks")
-            decks[p] = arch.deal_scheme_deck(cards, seed + p).library
+    decks = _start_scheme_decks(variant, seats, archenemy, scheme_decks, regs, seed)
     setup = Setup(players=order, names={p: regs[p].name for p in seats},
                   generals={p: _generals(regs[p]) for p in seats}, life=life,
                   tax_kind=ruleset.general_tax_kind, tax_amount=ruleset.general_tax_amount or 2,
                   general_damage=ruleset.general_damage or 21, poison_threshold=ruleset.poison_threshold or 10,
                   variant=variant, archenemy=archenemy, scheme_decks=decks)
     try:
-        state = new_state(setup)
+        new_state(setup)
     except TrackerError as e:
         raise Refused(message_text(e.message), field=e.field) from None
+    return _record_start(table, setup, seed, actor)
+
+
+def _start_variant(table: GameTable, staff, variant: str | None, archenemy, scheme_decks) -> str:
+    """The game's variant: the event's unless staff choose another; only staff choose the archenemy or the
+    scheme decks."""
+    event_variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
+    if not staff and (archenemy is not None or scheme_decks is not None
+                      or variant not in (None, event_variant)):
+        raise Refused(_("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
+                        "decks; start the game with the event's rules, or ask a judge."), status=403,
+                      field="archenemy")
+    return event_variant if variant is None else variant
+
+
+def _start_archenemy(table: GameTable, seats: list[int], variant: str, archenemy) -> int | None:
+    """The archenemy of an Archenemy game: the one chosen (a player at the table), else the player who has
+    been archenemy least often in the event (then by standings); None for other variants."""
+    if archenemy is not None and (not isinstance(archenemy, int) or isinstance(archenemy, bool)
+                                  or archenemy not in seats):
+        raise Refused(_("The archenemy must be one of the players at this table."), field="archenemy")
+    if variant != "archenemy":
+        return None
+    if archenemy is None:
+        counts = archenemy_counts(table)
+        ranks = {row.player: row.rank for row in round_ops.standings(table.round.event)}
+        archenemy = arch.choose_archenemy([arch.Candidate(p, counts.get(p, 0), ranks.get(p, 0)) for p in seats])
+    return archenemy
+
+
+def _start_seed(seed) -> int:
+    """The seed of the game's turn order and scheme shuffles: the one given, else a fresh random one."""
+    seed = secrets.randbits(62) if seed is None else seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise Refused(_("The seed must be a whole number."), field="seed")
+    return seed
+
+
+def _start_scheme_decks(variant: str, seats: list[int], archenemy: int | None, scheme_decks,
+                        regs: dict[int, Registration], seed: int) -> dict[int, list[dict]]:
+    """The shuffled scheme deck of each player who has one (the archenemy; everyone in a rumble): the one
+    given, else the registered decklist's schemes; each checked against the Archenemy rules."""
+    decks: dict[int, list[dict]] = {}
+    if variant == "normal":
+        return decks
+    holders = seats if variant == "rumble" else [archenemy]
+    given = scheme_decks or {}
+    if not isinstance(given, dict):
+        raise Refused(_("Scheme decks must map a player to a list of schemes."), field="scheme_decks")
+    for p in holders:
+        cards = given.get(p, given.get(str(p)))
+        if cards is None:
+            cards = _scheme_cards(regs[p])
+        if (not isinstance(cards, list) or len(cards) > 200
+                or not all(isinstance(c, dict) and isinstance(c.get("name"), str) and len(c["name"]) <= 150
+                           for c in cards)):
+            raise Refused(_("A scheme deck is a list of {\"name\", \"ongoing\"} schemes."), field="scheme_decks")
+        problems = arch.check_scheme_deck([c["name"] for c in cards])
+        if problems:
+            raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name,
+                            problems=" ".join(message_text(x) for x in problems)), field="scheme_decks")
+        decks[p] = arch.deal_scheme_deck(cards, seed + p).library
+    return decks
+
+
+def _record_start(table: GameTable, setup: Setup, seed: int, actor: str) -> State:
+    """Store the "start" event (the setup and its seed), the table's first snapshot and its archenemy, and
+    log it; the game's state is the fold of that one event."""
     payload = setup.to_json()
     payload["seed"] = seed
     now = utcnow()
@@ -257,10 +290,10 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     db.session.add(TrackerEvent(table_id=table.id, seq=seq, kind="start", payload=payload, actor=actor, at=now))
     state = fold([Event(seq, "start", payload, actor, _iso(now))])
     _save(table, None, state, seq)
-    table.archenemy_id = archenemy if variant == "archenemy" else None
+    table.archenemy_id = setup.archenemy if setup.variant == "archenemy" else None
     db.session.flush()
     log(table.round.event, actor, "tracker.start", round=table.round.number, table=table.number,
-        variant=variant, archenemy=archenemy)
+        variant=setup.variant, archenemy=setup.archenemy)
     return state
 
 
