@@ -14,10 +14,17 @@ API = "/api/v1"
 
 
 def document(app) -> dict:
-    """The served document when it is the generated one (it lists our operations), else one built here."""
+    """The served document (GET /api/v1/openapi.json) when it is the generated one (it lists these operations),
+    else one generated here from the same declarations."""
+    served = app.test_client().get(API + "/openapi.json")
+    if served.status_code == 200 and served.is_json:
+        doc = served.get_json()
+        ids = {op.get("operationId") for item in doc.get("paths", {}).values() for op in item.values()
+               if isinstance(op, dict)}
+        if {"rounds_publish", "events_export", "tracker_act", "series_get"} <= ids:
+            return doc
     with app.test_request_context():
-        built = build(app, "EDH tournament manager API", "1", "test")
-    return built
+        return build(app, "EDH tournament manager API", "1", "test")
 
 
 class Checked:
@@ -48,7 +55,8 @@ class Checked:
         if schema is None:
             return
         schema = _rebase(schema)
-        validator = Draft202012Validator(schema, registry=self.registry)
+        validator = Draft202012Validator(schema, registry=self.registry,
+                                         format_checker=Draft202012Validator.FORMAT_CHECKER)
         errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
         assert not errors, f"{method} {path} {status}: {errors[0].message} at {list(errors[0].path)}"
 

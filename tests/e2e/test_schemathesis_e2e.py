@@ -17,9 +17,10 @@ from tests.e2e.conftest import serve
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
 
-# Two rules JSON Schema cannot describe, each refused with a 400 that says so: a decklist's text may match
-# the document and hold no card line (only comments or headers), and prize conditions must have different
-# names. Those operations may answer 400 to schema-valid input; every other check still applies to them.
+# Rules JSON Schema cannot describe, each refused with a 400 that says so: a decklist's text may match
+# the document and hold no card line (only comments or headers), prize conditions must have different
+# names, and a series' points table never gives a lower place more. Those operations may answer 400 to
+# schema-valid input; every other check still applies to them.
 CONFIG = """
 [parameters]
 "path.code" = "{code}"
@@ -29,7 +30,7 @@ include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|events_create|events_update)$"
+include-operation-id-regex = "^(registrations_create|events_create|events_update|series_create|series_update)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 

@@ -3,12 +3,31 @@ behind the API's own way of knowing staff (a bearer token, never the browser ses
 list shares (limit, offset, next_offset)."""
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Annotated
+
 import pydantic
 
+from ..timezones import as_utc
 from ..web.api import optional_staff_user, staff_user
 from . import loading, operations as ops
 
 MAX_PAGE = 500
+
+
+def iso_utc(value: datetime) -> str:
+    """A stored time as RFC 3339 in UTC ("2026-05-01T18:30:00Z"); SQLite hands times back without their zone."""
+    return as_utc(value).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+# A stored time in a response: always UTC with its zone (JSON has no time type; flask would write an HTTP date)
+UtcDateTime = Annotated[datetime, pydantic.PlainSerializer(iso_utc, return_type=str),
+                        pydantic.WithJsonSchema({"type": "string", "format": "date-time"})]
+
+
+def shaped(model: type[pydantic.BaseModel], data: dict) -> pydantic.BaseModel:
+    """The answer as its response model reads it: what the document promises, times in RFC 3339."""
+    return model.model_validate(data)
 
 
 def staff(rh) -> bool:

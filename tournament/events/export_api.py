@@ -7,7 +7,7 @@ its decklists), and always for the event's staff. A later change of shape is a n
 ever added within a version."""
 from __future__ import annotations
 
-from datetime import date as Date, datetime
+from datetime import date as Date
 from typing import Literal, Optional
 
 import pydantic
@@ -20,7 +20,7 @@ from ..extensions import db
 from ..rounds import operations as round_ops
 from ..web.api import bp, operation
 from . import audit, loading
-from .api_access import MAX_PAGE, public, staff
+from .api_access import MAX_PAGE, UtcDateTime, public, shaped, staff
 from .models import AuditEntry, Decklist
 
 FORMAT = "edh-tournament-export"
@@ -100,7 +100,7 @@ class ExportRound(Out):
 
 class ExportDrop(Out):
     player_id: int
-    at: datetime
+    at: UtcDateTime
     after_round: int = Field(description="The last round published before the drop (0: before round 1).")
 
 
@@ -192,7 +192,7 @@ def export_document(event, staff: bool) -> dict:
                        "(as its statistics page); the event's staff at any time. Within version 1 fields are only "
                        "added, never changed or removed.")
 def events_export(rh):
-    return export_document(rh.event, rh.staff)
+    return shaped(Export, export_document(rh.event, rh.staff))
 
 
 # ----------------------------------------------------------------- the audit log
@@ -209,7 +209,7 @@ class LogQuery(pydantic.BaseModel):
 
 class LogEntry(Out):
     id: int
-    at: datetime
+    at: UtcDateTime
     actor: str = Field(description="'player:ID', 'judge:NAME', 'organizer:NAME', 'system', ...")
     who: str = Field(description="The actor in words.")
     action: str
@@ -248,7 +248,7 @@ def events_log(rh):
                 "action": e.action, "kind": audit.ACTIONS.get(e.action, ("Other", ""))[0],
                 "text": audit.sentence(e, names), "round": _int((e.details or {}).get("round")),
                 "table": _int((e.details or {}).get("table")), "details": dict(e.details or {})} for e in rows]
-    return {"entries": entries, "next_offset": q.offset + len(rows) if more else None}
+    return shaped(LogPage, {"entries": entries, "next_offset": q.offset + len(rows) if more else None})
 
 
 def _int(value) -> int | None:

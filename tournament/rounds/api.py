@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..errors import NotFound, Refused
 from ..events import loading, operations as event_ops
-from ..events.api_access import Page, page, public, staff
+from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
 from . import operations as ops
 from .presenting import timer_info
@@ -72,7 +72,8 @@ def table_json(t) -> dict:
 def round_json(rnd, query: Page | None = None) -> dict:
     ops.with_tables(rnd)
     tables, next_offset = page(list(rnd.tables), query or Page())
-    return {**round_summary(rnd), "table_list": [table_json(t) for t in tables], "next_offset": next_offset}
+    return shaped(RoundOut, {**round_summary(rnd), "table_list": [table_json(t) for t in tables],
+                             "next_offset": next_offset})
 
 
 def result_json(t, *, staff: bool) -> dict:
@@ -102,7 +103,7 @@ def result_json(t, *, staff: bool) -> dict:
            load=EVENT, policy=public, public=True, response=RoundList, errors="401 404")
 def rounds_list(rh):
     rounds = [r for r in ops.rounds_of(rh.event) if ops.round_visible(r, rh.api_user)]
-    return {"rounds": [round_summary(r) for r in rounds]}
+    return shaped(RoundList, {"rounds": [round_summary(r) for r in rounds]})
 
 
 @bp.post(f"{EVENT_URL}/rounds")
@@ -229,7 +230,7 @@ def enter_result(t, body: ResultIn, *, reg=None, user=None) -> None:
 @operation("results_get", "A table's result, who confirmed it, and every reported version.", tags=RESULTS,
            load=RESULT_TABLE, policy=staff, response=ResultOut, errors="401 403 404 409")
 def results_get(rh):
-    return result_json(rh.table, staff=True)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
 
 
 @bp.put(f"{TABLE_URL}/result")
@@ -240,7 +241,7 @@ def results_get(rh):
                        "Matches: games. With revision, refused with 409 when the result changed meanwhile.")
 def results_enter(rh):
     enter_result(rh.table, rh.body, user=rh.user)
-    return result_json(rh.table, staff=True)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
 
 
 @bp.post(f"{TABLE_URL}/result/versions/<int:revision>/accept")
@@ -249,7 +250,7 @@ def results_enter(rh):
            errors="400 401 403 404 409 415")
 def results_accept(rh):
     ops.settle_dispute(rh.table, rh.url["revision"], rh.user, seen=rh.body.seen)
-    return result_json(rh.table, staff=True)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
 
 
 @bp.put(f"{TABLE_URL}/votes/<int:voter_id>")
@@ -257,12 +258,16 @@ def results_accept(rh):
            policy=staff, body=VoteIn, response=ResultOut, errors="400 401 403 404 409 415", example={"votee": 2})
 def votes_cast(rh):
     ops.cast_vote(rh.table, rh.url["voter_id"], rh.body.votee, user=rh.user)
-    return result_json(rh.table, staff=True)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
 
 
 # ----------------------------------------------------------------- players, by their access code
 
-def _player_view(rh, rnd, t) -> dict:
+def _player_view(rh, rnd, t):
+    return shaped(PlayerRoundOut, _player_facts(rh, rnd, t))
+
+
+def _player_facts(rh, rnd, t) -> dict:
     reg = rh.reg
     out = {"round": round_summary(rnd) if rnd is not None else None, "table": None, "result": None,
            "my_vote": None, "can_report": False, "can_confirm": False, "can_vote": False}

@@ -2,11 +2,11 @@
 shows. Rules the schemas cannot say (who is seated where, what a round's state allows) stay in the operations."""
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..events.api_access import UtcDateTime
 from .operations import MAX_EXTENSION_MINUTES
 
 PlayerId = Field(ge=1, le=2147483647)
@@ -118,7 +118,7 @@ class ClockOut(Output):
     paused: bool
     finished: bool
     minutes: int = Field(description="The event's round length.")
-    ends_at: Optional[datetime] = Field(description="The deadline (UTC); null before the round starts.")
+    ends_at: Optional[UtcDateTime] = Field(description="The deadline (UTC); null before the round starts.")
     remaining_seconds: Optional[int]
 
 
@@ -128,10 +128,10 @@ class RoundSummary(Output):
     status: RoundStatus
     tables: int
     missing_results: int
-    created_at: datetime
-    published_at: Optional[datetime]
-    started_at: Optional[datetime]
-    finished_at: Optional[datetime]
+    created_at: UtcDateTime
+    published_at: Optional[UtcDateTime]
+    started_at: Optional[UtcDateTime]
+    finished_at: Optional[UtcDateTime]
     clock: ClockOut
 
 
@@ -149,7 +149,7 @@ class VersionOut(Output):
     actor: str = Field(description="'player:ID' or 'judge:NAME' / 'organizer:NAME'.")
     staff: bool
     registration_id: Optional[int]
-    at: datetime
+    at: UtcDateTime
     result: dict = Field(description="Pods: survivors, eliminated, prizes {condition: [holder, value]}, "
                                      "archenemy, draw; matches: games (winner ids, null for a draw).")
     current: bool
@@ -173,7 +173,7 @@ class ResultOut(Output):
     state: ResultState
     revision: int
     entered_by: Optional[str]
-    at: Optional[datetime]
+    at: Optional[UtcDateTime]
     survivors: list[int] = Field(description="Pods: the players left at the end.")
     eliminated: list[int] = Field(description="Pods: the first out first.")
     prizes: list[PrizeOut]

@@ -3,13 +3,13 @@ organizer does on the series page (create it, change its settings, add and remov
 policies and operations as the pages."""
 from __future__ import annotations
 
-from datetime import date as Date, datetime
-from typing import Literal, Optional
+from datetime import date as Date
+from typing import Annotated, Literal, Optional
 
 import pydantic
 from pydantic import Field
 
-from ..events.api_access import Page, page, token_user
+from ..events.api_access import Page, UtcDateTime, page, shaped, token_user
 from ..web.api import bp, operation, optional_staff_user, staff_user
 from . import loading, operations as ops
 
@@ -28,6 +28,9 @@ def public(rh) -> bool:
     return True
 
 
+Points = Annotated[int, Field(ge=0, le=9999)]
+
+
 class Input(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid")
 
@@ -40,15 +43,15 @@ class SeriesIn(Input):
     name: str = Field(min_length=1, max_length=200)
     scoring: Literal["placement", "event_points"] = Field("placement", description="Placement points by the "
                                                           "points table, or each event's own standings points.")
-    points_table: list[int] = Field(default_factory=lambda: list(ops.DEFAULT_TABLE), min_length=1, max_length=64,
-                                    description="Placement points, 1st place first.")
+    points_table: list[Points] = Field(default_factory=lambda: list(ops.DEFAULT_TABLE), min_length=1, max_length=64,
+                                       description="Placement points, 1st place first (a lower place never more).")
     attendance_points: int = Field(0, ge=0, le=1000, description="Points for each event played.")
 
 
 class SeriesPatch(Input):
     name: Optional[str] = Field(None, min_length=1, max_length=200)
     scoring: Optional[Literal["placement", "event_points"]] = None
-    points_table: Optional[list[int]] = Field(None, min_length=1, max_length=64)
+    points_table: Optional[list[Points]] = Field(None, min_length=1, max_length=64)
     attendance_points: Optional[int] = Field(None, ge=0, le=1000)
 
 
@@ -63,7 +66,7 @@ class SeriesEventOut(Out):
     date: Optional[Date]
     mode: str
     players: int
-    recorded_at: datetime
+    recorded_at: UtcDateTime
 
 
 class ComingEventOut(Out):
@@ -79,7 +82,7 @@ class SeriesSummary(Out):
     scoring: Literal["placement", "event_points"]
     points_table: list[int]
     attendance_points: int
-    created_at: datetime
+    created_at: UtcDateTime
 
 
 class SeriesOut(SeriesSummary):
@@ -114,19 +117,19 @@ def summary(series) -> dict:
 
 def series_json(series) -> dict:
     table = ops.series_standings(series)
-    return {**summary(series),
+    return shaped(SeriesOut, {**summary(series),
             "events": [{"id": e.id, "event_id": e.event_id, "name": e.name, "date": e.date, "mode": e.mode,
                         "players": table["sizes"].get(i, 0), "recorded_at": e.recorded_at}
                        for i, e in enumerate(table["events"])],
             "coming": [{"event_id": e.id, "name": e.name, "date": e.date, "status": e.status}
-                       for e in table["coming"]]}
+                       for e in table["coming"]]})
 
 
 @bp.get("/series")
 @operation("series_list", "Your series (the token's organizer's).", tags=TAGS, policy=token_user,
            response=SeriesList, errors="401")
 def series_list(rh):
-    return {"series": [summary(s) for s in ops.series_of(rh.user)]}
+    return shaped(SeriesList, {"series": [summary(s) for s in ops.series_of(rh.user)]})
 
 
 @bp.post("/series")
