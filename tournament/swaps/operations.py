@@ -258,91 +258,21 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
     `user` is staff entering for the player (None: the player, by access code). After the deadline only staff
     with an override reason. Nothing to do (no pairs, no undo) changes nothing and answers the current state.
     """
-    staff = staff_for(user, reg.event)
-    if user is not None and staff is None:
-        raise Refused(_("Only the event's staff can enter swaps for a player."), status=403)
-    actor = actor_name(staff) if staff else "player"
-    reason = _clean_reason(override_reason)
-    if reason and not staff:
-        raise Refused(_("Only a judge can override the swap window."), status=403, field="override_reason")
-    try:
-        pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
-    except SwapError as e:
-        raise Refused(message_text(e.message), field="pairs") from None
-    if not isinstance(undo, (list, tuple)) or not all(_whole(i) is not None for i in undo):
-        raise Refused(_("`undo` must be a list of swap ids."), field="undo")
-    undo = [_whole(i) for i in undo]
-    if game is not None and _whole(game) not in (1, 2, 3):
-        raise Refused(_("The game must be 1, 2 or 3."), field="game")
-    game = _whole(game) if game is not None else None
+    staff, actor, reason = _swap_actor(reg, user, override_reason)
+    pairs, undo, game = _swap_input(pairs, undo, game)
     table = current_table(reg)
     if not pairs and not undo:
         return SwapResult(reg, table, target_game(table) if table and table.started_at else None, [], [])
-
-    event = reg.event
-    if not uses_sideboards(event):
-        raise Refused(_("This event does not use sideboards, so there is nothing to swap."), status=409)
-    if reg.dropped_at is not None and not staff:
-        raise Refused(_("You have dropped from this event."), status=409)
-    if table is None:
-        raise Refused(_("You are not seated at a table of a published round, so there is no swap window."),
-                      status=409)
-    if table.started_at is None:
-        raise Refused(_("The game at table %(number)s has not started yet; the swap window opens when it starts.",
-                        number=table.number), status=409)
+    _check_swap_table(reg, table, staff)
     _lock(reg)
     now = utcnow()
-    target = target_game(table, now)
-    game = game or target
-    if game is None:
-        raise Refused(_("The match's third game has started; there is no more sideboarding."), status=409)
-    if game != 1 and table.kind != "match":
-        raise Refused(_("Only 1v1 matches have games 2 and 3."), field="game")
-    w = window(table, game)
-    override = None
-    if not is_open(w, now):
-        message = _closed_message(w, table, game)
-        if not staff:
-            raise Refused(message, status=409)
-        if not reason:
-            raise Refused(_("%(message)s To override as a judge, give a reason.", message=message), status=409,
-                          field="override_reason")
-        override = reason
-
+    game, override = _swap_game(table, game, now, staff, reason)
     version = deck_version(reg, table, game)
     db.session.refresh(version)          # the latest committed lists, read under the lock
     lists = version_lists(version)
-    undone = []
-    if undo:
-        active = {s.id: s for s in swaps_of(reg, table, game, active_only=True)}
-        inverse = []
-        for sid in dict.fromkeys(undo):
-            s = active.get(sid)
-            if s is None:
-                raise Refused(_("One of the swaps to undo is not one of yours for this game that can still be "
-                                "undone (it may be undone already). Reload the page to see your swaps."), status=409,
-                              field="undo")
-            undone.append(s)
-            inverse.append(Pair(s.card_in, s.card_out))
-        all_pairs = [*reversed(inverse), *pairs]
-    else:
-        all_pairs = list(pairs)
-    try:
-        after = domain.validate_swaps(lists, all_pairs, DbCardPool(), event.ruleset, event.banlist_add or (),
-                                      event.banlist_remove or (), max_bracket=event.max_bracket,
-                                      brackets=app_bracket_rules())
-    except SwapError as e:
-        raise Refused(message_text(e.message), status=409, field="pairs") from None
-
-    made = []
-    applied = domain.apply_pairs(lists, list(reversed([Pair(s.card_in, s.card_out) for s in undone]))) \
-        if undone else lists
-    for p in pairs:
-        real_out = domain._find(applied.main, p.card_out)
-        real_in = domain._find(applied.sideboard, p.card_in)
-        applied = domain.apply_pairs(applied, [Pair(real_out, real_in)])
-        made.append(Swap(registration_id=reg.id, table_id=table.id, game=game, card_out=real_out, card_in=real_in,
-                         entered_by=actor, at=now, override_reason=override))
+    undone = _swaps_to_undo(reg, table, game, undo)
+    after = _validated(reg.event, lists, undone, pairs)
+    made = _new_swaps(reg, table, game, lists, undone, pairs, actor, now, override)
     for s in undone:
         s.undone_at = now
         s.undone_by = actor
@@ -353,6 +283,121 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
     version.main_count = after.main_count
     version.updated_at = now
     db.session.flush()
+    _log_swaps(reg, table, game, made, undone, actor, staff, override)
+    return SwapResult(reg, table, game, made, undone)
+
+
+def _swap_actor(reg: Registration, user: User | None, override_reason) -> tuple:
+    """(staff, actor, override reason): who enters the swaps; only the event's staff enter them for a player,
+    and only a judge gives an override reason."""
+    staff = staff_for(user, reg.event)
+    if user is not None and staff is None:
+        raise Refused(_("Only the event's staff can enter swaps for a player."), status=403)
+    actor = actor_name(staff) if staff else "player"
+    reason = _clean_reason(override_reason)
+    if reason and not staff:
+        raise Refused(_("Only a judge can override the swap window."), status=403, field="override_reason")
+    return staff, actor, reason
+
+
+def _swap_input(pairs, undo, game) -> tuple[list[Pair], list[int], int | None]:
+    """The request read: the pairs to make, the swap ids to undo, the game (1, 2 or 3, or None: the next)."""
+    try:
+        pairs = domain.parse_pairs(list(pairs) if isinstance(pairs, tuple) else pairs)
+    except SwapError as e:
+        raise Refused(message_text(e.message), field="pairs") from None
+    if not isinstance(undo, (list, tuple)) or not all(_whole(i) is not None for i in undo):
+        raise Refused(_("`undo` must be a list of swap ids."), field="undo")
+    undo = [_whole(i) for i in undo]
+    if game is not None and _whole(game) not in (1, 2, 3):
+        raise Refused(_("The game must be 1, 2 or 3."), field="game")
+    return pairs, undo, _whole(game) if game is not None else None
+
+
+def _check_swap_table(reg: Registration, table: GameTable | None, staff) -> None:
+    """Swaps need an event with sideboards, a player still in it (staff may enter for a dropped one) and a
+    started game at a published table."""
+    if not uses_sideboards(reg.event):
+        raise Refused(_("This event does not use sideboards, so there is nothing to swap."), status=409)
+    if reg.dropped_at is not None and not staff:
+        raise Refused(_("You have dropped from this event."), status=409)
+    if table is None:
+        raise Refused(_("You are not seated at a table of a published round, so there is no swap window."),
+                      status=409)
+    if table.started_at is None:
+        raise Refused(_("The game at table %(number)s has not started yet; the swap window opens when it starts.",
+                        number=table.number), status=409)
+
+
+def _swap_game(table: GameTable, game: int | None, now, staff, reason: str | None) -> tuple[int, str | None]:
+    """(the game the swaps are for, the override reason when its window is closed): a closed window takes
+    staff with a reason."""
+    target = target_game(table, now)
+    game = game or target
+    if game is None:
+        raise Refused(_("The match's third game has started; there is no more sideboarding."), status=409)
+    if game != 1 and table.kind != "match":
+        raise Refused(_("Only 1v1 matches have games 2 and 3."), field="game")
+    w = window(table, game)
+    if is_open(w, now):
+        return game, None
+    message = _closed_message(w, table, game)
+    if not staff:
+        raise Refused(message, status=409)
+    if not reason:
+        raise Refused(_("%(message)s To override as a judge, give a reason.", message=message), status=409,
+                      field="override_reason")
+    return game, reason
+
+
+def _swaps_to_undo(reg: Registration, table: GameTable, game: int, undo: list[int]) -> list[Swap]:
+    """The player's active swaps for this game with the ids in `undo` (each once); refused if one is not."""
+    if not undo:
+        return []
+    active = {s.id: s for s in swaps_of(reg, table, game, active_only=True)}
+    undone = []
+    for sid in dict.fromkeys(undo):
+        s = active.get(sid)
+        if s is None:
+            raise Refused(_("One of the swaps to undo is not one of yours for this game that can still be "
+                            "undone (it may be undone already). Reload the page to see your swaps."), status=409,
+                          field="undo")
+        undone.append(s)
+    return undone
+
+
+def _inverse(undone: list[Swap]) -> list[Pair]:
+    """The pairs that take back `undone`, the last made first."""
+    return list(reversed([Pair(s.card_in, s.card_out) for s in undone]))
+
+
+def _validated(event, lists, undone: list[Swap], pairs: list[Pair]):
+    """The lists after the undos and the new pairs, checked as a whole against the event's deck rules."""
+    try:
+        return domain.validate_swaps(lists, [*_inverse(undone), *pairs], DbCardPool(), event.ruleset,
+                                     event.banlist_add or (), event.banlist_remove or (),
+                                     max_bracket=event.max_bracket, brackets=app_bracket_rules())
+    except SwapError as e:
+        raise Refused(message_text(e.message), status=409, field="pairs") from None
+
+
+def _new_swaps(reg: Registration, table: GameTable, game: int, lists, undone: list[Swap], pairs: list[Pair],
+               actor: str, now, override: str | None) -> list[Swap]:
+    """A Swap row per pair, naming the cards as the lists have them (after the undos), not as typed."""
+    made = []
+    applied = domain.apply_pairs(lists, _inverse(undone)) if undone else lists
+    for p in pairs:
+        real_out = domain._find(applied.main, p.card_out)
+        real_in = domain._find(applied.sideboard, p.card_in)
+        applied = domain.apply_pairs(applied, [Pair(real_out, real_in)])
+        made.append(Swap(registration_id=reg.id, table_id=table.id, game=game, card_out=real_out, card_in=real_in,
+                         entered_by=actor, at=now, override_reason=override))
+    return made
+
+
+def _log_swaps(reg: Registration, table: GameTable, game: int, made: list[Swap], undone: list[Swap], actor: str,
+               staff, override: str | None) -> None:
+    """The audit entry: "swap", or "swap.override" with the judge's reason."""
     details = dict(registration=reg.id, round=table.round.number, table=table.number, game=game,
                    swaps=[[s.card_out, s.card_in] for s in made], undone=[s.id for s in undone],
                    swap_ids=[s.id for s in made])
@@ -360,8 +405,7 @@ def change_swaps(reg: Registration, pairs=(), undo=(), *, user: User | None = No
         details["entered_for"] = reg.name
     if override:
         details["override_reason"] = override
-    log(event, actor, "swap.override" if override else "swap", **details)
-    return SwapResult(reg, table, game, made, undone)
+    log(reg.event, actor, "swap.override" if override else "swap", **details)
 
 
 def submit_swaps(reg: Registration, pairs, *, user: User | None = None, game: int | None = None,
@@ -443,7 +487,8 @@ def state(reg: Registration, game: int | None = None) -> dict:
                     "started_at": iso(table.started_at)}
     if table.started_at is None:
         return out
-    game = game or target_game(table, now)
+    target = target_game(table, now)
+    game = game or target
     if game is None:
         game = 3
     out["game"] = game
