@@ -37,6 +37,8 @@ class Components:
     def __init__(self, spec: APISpec):
         self.spec = spec
         self.done: set[str] = set()
+        self.owners: dict[str, type] = {}
+        self.defined: dict[str, dict] = {}
 
     def schema(self, shape: Any) -> dict:
         """A JSON Schema (a $ref for a model) for a model, list[Model], or a plain JSON Schema dict."""
@@ -52,15 +54,28 @@ class Components:
 
     def model(self, model: type[pydantic.BaseModel], mode: str = "serialization") -> dict:
         name = model.__name__
+        owner = self.owners.setdefault(name, model)
+        if owner is not model:
+            raise TypeError(f"two schemas are named {name}: {owner.__module__}.{name} and {model.__module__}.{name};"
+                            f" rename one (the document names its schemas by class name)")
         if name not in self.done:
             schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode=mode)
             for sub, definition in schema.pop("$defs", {}).items():
-                if sub not in self.done:
-                    self.done.add(sub)
-                    self.spec.components.schema(sub, definition)
+                self._nested(sub, definition)
             self.done.add(name)
+            self.defined[name] = schema
             self.spec.components.schema(name, schema)
         return {"$ref": f"#/components/schemas/{name}"}
+
+    def _nested(self, name: str, definition: dict) -> None:
+        """A model nested in another: defined once; a different model of the same name is an error."""
+        if name in self.defined:
+            if self.defined[name] != definition:
+                raise TypeError(f"two different schemas are named {name}; rename one")
+            return
+        self.done.add(name)
+        self.defined[name] = definition
+        self.spec.components.schema(name, definition)
 
 
 def path_of(rule) -> tuple[str, list[dict]]:
