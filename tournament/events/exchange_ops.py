@@ -562,6 +562,29 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
     except ExchangeInputError as e:
         _refuse_input(e)
     settings = _read_settings(document)
+    raw_players = _raw_players(document, max_decklists)
+    players, audit = _read_players_and_audit(document, raw_players, settings, progress)
+    invalid, renamed = _assign_codes(players)
+    notes = _import_notes(document, players, invalid, renamed)
+    event = create_event(organizer, settings)
+    registrations, id_map, decklists = _store_players(event, players)
+    for entry in audit:
+        details = dict(entry["details"])
+        if isinstance(details.get("registration"), int) and details["registration"] in id_map:
+            details["registration"] = id_map[details["registration"]]
+        db.session.add(AuditEntry(event_id=event.id, actor=imported_actor(entry["actor"], id_map),
+                                  action=entry["action"], details={**details, "imported": True}, at=entry["at"]))
+    source = document.get("event") if isinstance(document.get("event"), dict) else {}
+    log(event, actor_name(organizer), "event.import", source_event=source.get("id"),
+        exported_at=document.get("exported_at") if isinstance(document.get("exported_at"), str) else None,
+        players=len(registrations), decklists=decklists, new_access_codes=len(renamed))
+    db.session.flush()
+    return EventImport(event=event, notes=notes, players=len(registrations), decklists=decklists)
+
+
+def _raw_players(document: dict, max_decklists: int | None) -> list:
+    """The file's players as written, refused before any is read when there are too many of them or of
+    their decklists (every list is re-checked)."""
     raw_players = document.get("players")
     if raw_players is None:
         raw_players = []
@@ -571,6 +594,13 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
         raise Refused(f"The file has {len(raw_players):,} players; the limit is {MAX_PLAYER_ROWS:,}.")
     _refuse_too_many_decklists(count_submissions(raw_players),
                                WEB_IMPORT_DECKLISTS if max_decklists is None else max_decklists)
+    return raw_players
+
+
+def _read_players_and_audit(document: dict, raw_players: list, settings: dict,
+                            progress) -> tuple[list[_Player], list[dict]]:
+    """Every player (decklists re-checked) and audit entry read; ImportRefused with every problem found, so
+    nothing is stored from a file with one bad row."""
     problems = _Problems()
     pool = DbCardPool()
     players = []
@@ -585,15 +615,18 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
     audit = _read_audit(document.get("audit_log"), problems)
     if problems:
         raise ImportRefused(sorted(problems, key=lambda p: (p.label != "Player", p.row)))
+    return players, audit
 
-    notes: list[str] = []
-    # Access codes: keep each unless another registration (anywhere) already has it.
+
+def _assign_codes(players: list[_Player]) -> tuple[list[str], list[str]]:
+    """Keep each player's access code unless this app could not have made it or another registration
+    (anywhere) already has it; the others get fresh codes. Returns the names of the players whose code was
+    invalid and of those whose code was taken."""
     invalid = [p.name for p in players if p.access_code and not valid_code(p.access_code)]
     for p in players:
         if not valid_code(p.access_code):
             p.access_code = None
-    wanted = [p.access_code for p in players if p.access_code]
-    taken = _taken_codes(wanted)
+    taken = _taken_codes([p.access_code for p in players if p.access_code])
     used: set[str] = set(taken)
     renamed: list[str] = []
     for p in players:
@@ -606,6 +639,13 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
     missing = [p for p in players if p.access_code is None]
     for p, code in zip(missing, _fresh_codes(len(missing), used)):
         p.access_code = code
+    return invalid, renamed
+
+
+def _import_notes(document: dict, players: list[_Player], invalid: list[str], renamed: list[str]) -> list[str]:
+    """What the organizer should know after the import: new access codes (print new receipts), decks whose
+    legality changed on the re-check, and rounds the file holds but this version does not import."""
+    notes: list[str] = []
     if invalid:
         notes.append(f"{len(invalid)} player{'s' if len(invalid) != 1 else ''} had an access code this app does not "
                      f"make ({ACCESS_CODE_LENGTH} characters of {ACCESS_CODE_ALPHABET}), so a new one was made: "
@@ -623,15 +663,16 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
     if isinstance(rounds, list) and rounds:
         notes.append(f"The file holds {len(rounds)} round(s); this version imports settings, players and "
                      "decklists only, not rounds.")
+    return notes
 
-    event = create_event(organizer, settings)
-    registrations = []
-    for p in players:
-        reg = Registration(event_id=event.id, name=p.name, search_key=name_key(p.name), contact=p.contact,
-                           player_id=p.player_id, access_code=p.access_code, late=p.late,
-                           checked_in_at=p.checked_in_at, dropped_at=p.dropped_at, notes=p.notes,
-                           created_at=p.created_at, declared_bracket=p.declared_bracket)
-        registrations.append(reg)
+
+def _store_players(event: Event, players: list[_Player]) -> tuple[list[Registration], dict[int, int], int]:
+    """The registrations and their decklists, each player's current one set; returns the registrations,
+    the file's player ids mapped to the new ones, and how many decklists were stored."""
+    registrations = [Registration(event_id=event.id, name=p.name, search_key=name_key(p.name), contact=p.contact,
+                                  player_id=p.player_id, access_code=p.access_code, late=p.late,
+                                  checked_in_at=p.checked_in_at, dropped_at=p.dropped_at, notes=p.notes,
+                                  created_at=p.created_at, declared_bracket=p.declared_bracket) for p in players]
     db.session.add_all(registrations)
     db.session.flush()
     id_map = {}
@@ -651,15 +692,4 @@ def import_event(organizer: User | None, data: bytes, max_decklists: int | None 
         if p.current is not None:
             reg.deck_id = decks[p.current].id
             reg.deck = decks[p.current]
-    for entry in audit:
-        details = dict(entry["details"])
-        if isinstance(details.get("registration"), int) and details["registration"] in id_map:
-            details["registration"] = id_map[details["registration"]]
-        db.session.add(AuditEntry(event_id=event.id, actor=imported_actor(entry["actor"], id_map),
-                                  action=entry["action"], details={**details, "imported": True}, at=entry["at"]))
-    source = document.get("event") if isinstance(document.get("event"), dict) else {}
-    log(event, actor_name(organizer), "event.import", source_event=source.get("id"),
-        exported_at=document.get("exported_at") if isinstance(document.get("exported_at"), str) else None,
-        players=len(registrations), decklists=decklists, new_access_codes=len(renamed))
-    db.session.flush()
-    return EventImport(event=event, notes=notes, players=len(registrations), decklists=decklists)
+    return registrations, id_map, decklists
