@@ -1,12 +1,12 @@
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
+from flask_babel import gettext as _, lazy_gettext as _l
 
-from ..errors import Refused
 from ..events.forms import options
 from ..i18n import LANGUAGES
-from ..web import EXPIRED, form_failed, refuse_into, staff_required
+from ..web import EXPIRED, error_response, staff_required
+from ..web.handler import FormRefused, handler
 from .access import begin_session
 from .forms import ConfirmForm, LanguageForm, LoginForm, PasswordForm
 from .operations import authenticate, change_password, end_sessions, set_language
@@ -21,50 +21,52 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
+def _login_page(rh, status=200):
+    return render_template("auth/login.html", form=rh.form), status
+
+
+def _on_login_refused(rh, e):
+    """A wrong name or password (or a disabled account, or too many tries) under the password field."""
+    if not isinstance(e, FormRefused):
+        rh.form.password.errors = [e.message]
+    return _login_page(rh, e.status)
+
+
 @bp.route("/login", methods=["GET", "POST"])
-def login():
-    form = LoginForm()
-    status = 200
-    if form.validate_on_submit():
-        try:
-            user = authenticate(form.name.data, form.password.data, request.remote_addr or "")
-        except Refused as e:
-            form.password.errors = [e.message]
-            status = e.status
-        else:
-            begin_session(user)
-            return redirect(_safe_next(request.args.get("next")))
-    elif request.method == "POST":
-        status = 400
-    return render_template("auth/login.html", form=form), status
+@handler(form=lambda rh: LoginForm(), refused=_on_login_refused)
+def login(rh):
+    if request.method == "GET":
+        return _login_page(rh)
+    user = authenticate(rh.form.name.data, rh.form.password.data, request.remote_addr or "")
+    begin_session(user)
+    return redirect(_safe_next(request.args.get("next")))
 
 
 @bp.post("/logout")
-def logout():
+@handler()
+def logout(rh):
     session.clear()
     flash(_("You are logged out."))
     return redirect(url_for("auth.login"))
 
 
-@bp.route("/account", methods=["GET", "POST"])
-@staff_required
-def account():
-    """Change the password (every other session ends) or log out on every device."""
-    form, status = PasswordForm(), 200
-    if form.validate_on_submit():
-        try:
-            change_password(g.user, form.current.data, form.password.data)
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            begin_session(g.user)
-            flash(_("Password changed. Every other device has been logged out."))
-            return redirect(url_for("auth.account"))
-    elif request.method == "POST":
-        status = form_failed(form)
-    page = render_template("auth/account.html", form=form, everywhere_form=ConfirmForm(formdata=None),
+def _account_page(rh, status=200):
+    page = render_template("auth/account.html", form=rh.form, everywhere_form=ConfirmForm(formdata=None),
                            language_form=_language_form(formdata=None))
     return page, status
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@staff_required
+@handler(form=lambda rh: PasswordForm(), refused=lambda rh, e: _account_page(rh, e.status))
+def account(rh):
+    """Change the password (every other session ends) or log out on every device."""
+    if request.method == "GET":
+        return _account_page(rh)
+    change_password(rh.user, rh.form.current.data, rh.form.password.data)
+    begin_session(rh.user)
+    flash(_("Password changed. Every other device has been logged out."))
+    return redirect(url_for("auth.account"))
 
 
 def _language_form(**kwargs) -> LanguageForm:
@@ -73,23 +75,31 @@ def _language_form(**kwargs) -> LanguageForm:
     return form
 
 
+def expired_or_refused(expired_message):
+    """How a button's refusal renders: a form that did not validate has expired (this message, 400); any
+    other refusal as itself. A page message, or JSON for fetch()."""
+    def render(rh, e):
+        if isinstance(e, FormRefused):
+            return error_response(expired_message, 400)
+        return error_response(e.message, e.status, e.field)
+    return render
+
+
 @bp.post("/account/language")
 @staff_required
-def account_language():
-    form = _language_form()
-    if not form.validate_on_submit():
-        raise Refused(EXPIRED)
-    set_language(g.user, form.language.data)
+@handler(form=lambda rh: _language_form(), refused=expired_or_refused(EXPIRED))
+def account_language(rh):
+    set_language(rh.user, rh.form.language.data)
     flash(_("Language saved: every page you open shows it."))
     return redirect(url_for("auth.account"))
 
 
 @bp.post("/logout-everywhere")
 @staff_required
-def logout_everywhere():
-    if not ConfirmForm().validate():
-        raise Refused(_("This form has expired. Reload the page and try again."))
-    end_sessions(g.user)
+@handler(form=lambda rh: ConfirmForm(),
+         refused=expired_or_refused(_l("This form has expired. Reload the page and try again.")))
+def logout_everywhere(rh):
+    end_sessions(rh.user)
     session.clear()
     flash(_("You are logged out on every device, this one included."))
     return redirect(url_for("auth.login"))

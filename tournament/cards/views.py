@@ -1,5 +1,6 @@
 from flask import Blueprint, render_template, request
 
+from ..web.handler import handler
 from .operations import card_status
 from .repository import DbCardPool
 
@@ -7,7 +8,8 @@ bp = Blueprint("cards", __name__)
 
 
 @bp.get("/")
-def index():
+@handler()
+def index(rh):
     """The first page: card database status and a card search with did-you-mean."""
     query = (request.args.get("q") or "").strip()[:200]
     card = suggestions = None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 from functools import wraps
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, send_file
+from flask import Blueprint, current_app, flash, redirect, render_template, request, send_file
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -25,11 +25,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..auth.access import login_required
 from ..errors import Refused
 from ..extensions import csrf
-from ..web import start_over
+from ..web.handler import FormRefused, handler
+from . import loading
 from .exchange import MAX_EVENT_BYTES, MAX_PLAYER_ROWS, MAX_PLAYERS_BYTES
 from .exchange_ops import ImportRefused, export_event, import_event, import_players
 from .forms import Form
-from .operations import get_event, require_staff
 
 bp = Blueprint("exchange", __name__)
 
@@ -66,6 +66,22 @@ def _event_url(event_id: int) -> str:
     return f"/events/{event_id}"
 
 
+def _upload_form(rh) -> UploadForm:
+    return UploadForm()
+
+
+def _import_page(template: str, context: dict, e: Refused | None = None, **shown):
+    """An import page; after a refusal with what was wrong (every problem of the file, for an import's),
+    nothing stored. A form that did not validate shows its errors next to its field."""
+    if e is None:
+        return render_template(template, **shown, **context)
+    if isinstance(e, ImportRefused):
+        shown.update(error=e.summary, problems=e.listed, more_problems=len(e.problems) - len(e.listed))
+    elif not isinstance(e, FormRefused):
+        shown.update(error=e.message)
+    return render_template(template, **shown, **context), e.status
+
+
 def read_upload(form: UploadForm) -> bytes:
     form.file.data.stream.seek(0)       # a retried request reads the upload again
     return form.file.data.read()
@@ -73,32 +89,25 @@ def read_upload(form: UploadForm) -> bytes:
 
 # ----------------------------------------------------------------- players CSV
 
+def _players_context(rh) -> dict:
+    return {"event": rh.event, "form": rh.form, "max_rows": MAX_PLAYER_ROWS,
+            "max_mb": MAX_PLAYERS_BYTES // 1_000_000}
+
+
 @bp.route("/events/<int:event_id>/import-players", methods=["GET", "POST"])
 @login_required
 @upload_limit(MAX_PLAYERS_BYTES)
-def import_players_page(event_id: int):
-    event = get_event(event_id)
-    require_staff(g.user, event, organizer_only=True)
-    form = UploadForm()
-    context = {"event": event, "form": form, "max_rows": MAX_PLAYER_ROWS, "max_mb": MAX_PLAYERS_BYTES // 1_000_000}
+@handler(load=loading.event, policy=loading.organizers, form=_upload_form,
+         refused=lambda rh, e: _import_page("exchange/import_players.html", _players_context(rh), e))
+def import_players_page(rh):
     if request.method == "GET":
-        return render_template("exchange/import_players.html", **context)
-    if not form.validate_on_submit():
-        return render_template("exchange/import_players.html", **context), 400
+        return _import_page("exchange/import_players.html", _players_context(rh))
     dry_run = request.form.get("action") == "preview"
-    try:
-        result = import_players(event, g.user, read_upload(form), dry_run=dry_run)
-    except ImportRefused as e:
-        start_over()
-        return render_template("exchange/import_players.html", error=e.summary, problems=e.listed,
-                               more_problems=len(e.problems) - len(e.listed), **context), e.status
-    except Refused as e:
-        start_over()
-        return render_template("exchange/import_players.html", error=e.message, **context), e.status
+    result = import_players(rh.event, rh.user, read_upload(rh.form), dry_run=dry_run)
     if dry_run:
-        return render_template("exchange/import_players.html", preview=result, **context)
+        return _import_page("exchange/import_players.html", _players_context(rh), preview=result)
     flash(ngettext("Imported %(num)d player.", "Imported %(num)d players.", len(result.registrations)))
-    return redirect(_event_url(event.id))
+    return redirect(_event_url(rh.event.id))
 
 
 # ----------------------------------------------------------------- exports
@@ -112,38 +121,33 @@ def _send(export):
 
 @bp.get("/events/<int:event_id>/export.json")
 @login_required
-def export_json(event_id: int):
-    return _send(export_event(get_event(event_id), g.user, "json"))
+@handler(load=loading.event, policy=loading.staff)
+def export_json(rh):
+    return _send(export_event(rh.event, rh.user, "json"))
 
 
 @bp.get("/events/<int:event_id>/export.csv")
 @login_required
-def export_csv(event_id: int):
-    return _send(export_event(get_event(event_id), g.user, "csv"))
+@handler(load=loading.event, policy=loading.staff)
+def export_csv(rh):
+    return _send(export_event(rh.event, rh.user, "csv"))
 
 
 # ----------------------------------------------------------------- import an exported event
 
+def _event_import_context(rh) -> dict:
+    return {"form": rh.form, "max_mb": MAX_EVENT_BYTES // 1_000_000}
+
+
 @bp.route("/events/import", methods=["GET", "POST"])
 @login_required
 @upload_limit(MAX_EVENT_BYTES)
-def import_event_page():
-    require_staff(g.user, organizer_only=True)
-    form = UploadForm()
-    context = {"form": form, "max_mb": MAX_EVENT_BYTES // 1_000_000}
+@handler(policy=loading.organizer_account, form=_upload_form,
+         refused=lambda rh, e: _import_page("exchange/import_event.html", _event_import_context(rh), e))
+def import_event_page(rh):
     if request.method == "GET":
-        return render_template("exchange/import_event.html", **context)
-    if not form.validate_on_submit():
-        return render_template("exchange/import_event.html", **context), 400
-    try:
-        result = import_event(g.user, read_upload(form))
-    except ImportRefused as e:
-        start_over()
-        return render_template("exchange/import_event.html", error=e.summary, problems=e.listed,
-                               more_problems=len(e.problems) - len(e.listed), **context), e.status
-    except Refused as e:
-        start_over()
-        return render_template("exchange/import_event.html", error=e.message, **context), e.status
+        return _import_page("exchange/import_event.html", _event_import_context(rh))
+    result = import_event(rh.user, read_upload(rh.form))
     decklists = ngettext("%(num)d decklist", "%(num)d decklists", result.decklists)
     # TRANSLATORS: %(decklists)s is "%(num)d decklist" or "%(num)d decklists", already translated
     flash(ngettext("Imported “%(name)s” with %(num)d player and %(decklists)s.",

@@ -6,6 +6,9 @@ True or refuse with a message that says who may (401 / 403).
 """
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
+from ..errors import NotFound
 from . import operations as ops
 
 
@@ -38,4 +41,17 @@ def organizers(rh) -> bool:
 
 
 def anyone(rh) -> bool:
+    return True
+
+
+def organizer_account(rh) -> bool:
+    """An organizer's account, for what belongs to no event yet (a new event, an imported one): not a judge."""
+    ops.require_staff(rh.user, organizer_only=True)
+    return True
+
+
+def decklist_readers(rh) -> bool:
+    """The event's decklists: its staff always; everyone once it has finished, when it publishes them."""
+    if ops.staff_for(rh.user, rh.event) is None and not ops.decklists_public(rh.event):
+        raise NotFound(_("The decklists of this event are not public."))
     return True

@@ -1,12 +1,13 @@
 """Web pages for events: the organizer's settings and dashboard, the player's page, the check-in desk.
 
-Views are thin: a form checks the input's shape, one operation decides and
-changes, the request commits once, then POST/redirect/GET. A refusal is
-shown next to its form field with its 4xx status.
+Views are thin: each declares through tournament.web.handler what its URL
+loads (tournament.events.loading), who may use it, the form it reads and how
+a refusal renders; its body runs one operation and redirects (POST/redirect/
+GET). A refusal is shown next to its form field with its 4xx status, and
+nothing is stored.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from functools import lru_cache
 import qrcode
 import qrcode.image.svg
@@ -18,29 +19,28 @@ from markupsafe import Markup, escape
 from ..auth.access import login_required
 from ..decks.messages import colour_words
 from ..decks.rulesets import get_ruleset
-from ..errors import NotFound, Refused
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
-from ..web import (EXPIRED, polled, form_error_text, form_failed, json_error, json_fields, json_request,
-                   refusal, refuse_into, refused_json, staff_event, staff_required, whole_number)
-from . import audit, operations as ops
+from ..web import EXPIRED, error_response, json_error, json_fields, json_request, polled, staff_required, whole_number
+from ..web.handler import FormRefused, handler
+from . import audit, loading, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, StaffForm, uploaded)
 
 bp = Blueprint("events", __name__)
 
+EVENT = (loading.event,)
+REGISTRATION = (loading.event, loading.registration)
 
 
 # ----------------------------------------------------------------- helpers
 
 @bp.before_request
 def _json_bodies_are_objects_of_text():
-    """Forms also read JSON bodies (Flask-WTF); anything but an object of text fields is refused here."""
+    """Forms also read JSON bodies (Flask-WTF); anything but an object of text fields is refused here (as JSON:
+    the request is JSON)."""
     if request.method == "POST" and request.is_json:
-        try:
-            json_fields()
-        except Refused as e:
-            return refused_json(e)
+        json_fields()
     return None
 
 
@@ -141,7 +141,7 @@ def _labels():
 def ruleset_name(ruleset_id: str) -> str:
     try:
         return data_text(get_ruleset(ruleset_id).name)
-    except Exception:   # an event keeps its id even if a ruleset file is gone
+    except (LookupError, ValueError, OSError):   # an event keeps its id even if a ruleset (file) is gone
         return ruleset_id
 
 
@@ -149,61 +149,60 @@ def ruleset_name(ruleset_id: str) -> str:
 
 @bp.get("/events")
 @login_required
-def list_events():
-    return render_template("events/list.html", events=ops.events_for(g.user))
+@handler()
+def list_events(rh):
+    return render_template("events/list.html", events=ops.events_for(rh.user))
+
+
+def _event_form(rh):
+    return EventForm(new=True) if rh.url.get("event_id") is None else EventForm()
+
+
+def _event_form_page(rh, status=200):
+    if getattr(rh, "event", None) is None:        # a new event
+        return render_template("events/form.html", form=rh.form, event=None), status
+    return render_template("events/form.html", form=rh.form, event=rh.event, copy_form=CopyEventForm()), status
+
+
+def _on_event_form_refused(rh, e):
+    return _event_form_page(rh, e.status)
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
 @login_required
-def new_event():
-    ops.require_staff(g.user, organizer_only=True)
-    form = EventForm(new=True)
-    status = 200
-    if form.validate_on_submit():
-        try:
-            event = ops.create_event(g.user, form.settings())
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            flash(_("Created %(name)s.", name=event.name))
-            return redirect(url_for("events.dashboard", event_id=event.id))
-    elif request.method == "POST":
-        status = form_failed(form)
-    return render_template("events/form.html", form=form, event=None), status
+@handler(policy=loading.organizer_account, form=_event_form, refused=_on_event_form_refused)
+def new_event(rh):
+    if request.method == "GET":
+        return _event_form_page(rh)
+    event = ops.create_event(rh.user, rh.form.settings())
+    flash(_("Created %(name)s.", name=event.name))
+    return redirect(url_for("events.dashboard", event_id=event.id))
 
 
 @bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
 @login_required
-def edit_event(event_id):
-    event = staff_event(event_id, organizer_only=True)
-    form = EventForm()
-    status = 200
+@handler(load=EVENT, policy=loading.organizers, form=_event_form, refused=_on_event_form_refused)
+def edit_event(rh):
     if request.method == "GET":
-        form.fill(event)
-    elif form.validate_on_submit():
-        try:
-            ops.update_event(event, g.user, form.settings())
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            flash(_("Settings saved."))
-            return redirect(url_for("events.dashboard", event_id=event.id))
-    else:
-        status = form_failed(form)
-    return render_template("events/form.html", form=form, event=event, copy_form=CopyEventForm()), status
+        rh.form.fill(rh.event)
+        return _event_form_page(rh)
+    ops.update_event(rh.event, rh.user, rh.form.settings())
+    flash(_("Settings saved."))
+    return redirect(url_for("events.dashboard", event_id=rh.event.id))
+
+
+def _on_copy_refused(rh, e):
+    """A page message (or JSON); a name the form refused is named as the field."""
+    field = "name" if isinstance(e, FormRefused) and not e.expired else e.field
+    return error_response(e.message, e.status, field)
 
 
 @bp.post("/events/<int:event_id>/copy")
 @login_required
-def copy_event(event_id):
-    event = staff_event(event_id, organizer_only=True)
-    form = CopyEventForm()
-    if not form.validate_on_submit():
-        if "csrf_token" in form.errors:
-            raise Refused(EXPIRED)
-        raise Refused(" ".join(str(e) for errs in form.errors.values() for e in errs), field="name")
-    new = ops.copy_event(event, g.user, form.name.data.strip() if form.name.data else None)
-    flash(_("Copied the settings of %(name)s into a new event. Check the date and deadline.", name=event.name))
+@handler(load=EVENT, policy=loading.organizers, form=lambda rh: CopyEventForm(), refused=_on_copy_refused)
+def copy_event(rh):
+    new = ops.copy_event(rh.event, rh.user, rh.form.name.data.strip() if rh.form.name.data else None)
+    flash(_("Copied the settings of %(name)s into a new event. Check the date and deadline.", name=rh.event.name))
     return redirect(url_for("events.edit_event", event_id=new.id))
 
 
@@ -220,62 +219,58 @@ def _dashboard(event, late_form=None, status=200):
 
 @bp.get("/events/<int:event_id>")
 @login_required
-def dashboard(event_id):
-    event = staff_event(event_id)
-    return _dashboard(event)
+@handler(load=EVENT, policy=loading.staff)
+def dashboard(rh):
+    return _dashboard(rh.event)
+
+
+def _back_to_desk(rh) -> bool:
+    return rh.form is not None and rh.form.back.data == "desk"
+
+
+def _on_late_registration_refused(rh, e):
+    """The page the form was on (the desk or the dashboard), the form as posted with the message."""
+    if _back_to_desk(rh):
+        return _desk(rh.event, "", late_form=rh.form, status=e.status)
+    return _dashboard(rh.event, late_form=rh.form, status=e.status)
 
 
 @bp.post("/events/<int:event_id>/registrations")
 @login_required
-def late_registration(event_id):
+@handler(load=EVENT, policy=loading.staff, form=lambda rh: RegistrationForm(), refused=_on_late_registration_refused)
+def late_registration(rh):
     """Staff add a player at the desk (a late entry once the event runs)."""
-    event = staff_event(event_id)
-    form = RegistrationForm()
-    back = "desk" if form.back.data == "desk" else "dashboard"
-    if form.validate_on_submit():
-        upload, filename = upload_of(form)
-        try:
-            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, user=g.user,
-                                                check_same_name=True)
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            # never the code itself: flashes ride in the cookie
-            if reg.late:
-                flash(_("Registered %(name)s (late). Their access code is on their row; print their receipt "
-                        "from there.", name=reg.name))
-            else:
-                flash(_("Registered %(name)s. Their access code is on their row; print their receipt from there.",
-                        name=reg.name))
-            return redirect(url_for("events.desk", event_id=event.id, q=reg.name) if back == "desk"
-                            else url_for("events.dashboard", event_id=event.id))
+    upload, filename = upload_of(rh.form)
+    reg = ops.register_player_with_file(rh.event, rh.form.player_data(), upload, filename, user=rh.user,
+                                        check_same_name=True)
+    # never the code itself: flashes ride in the cookie
+    if reg.late:
+        flash(_("Registered %(name)s (late). Their access code is on their row; print their receipt "
+                "from there.", name=reg.name))
     else:
-        status = form_failed(form)
-    if back == "desk":
-        return _desk(event, "", late_form=form, status=status)
-    return _dashboard(event, late_form=form, status=status)
+        flash(_("Registered %(name)s. Their access code is on their row; print their receipt from there.",
+                name=reg.name))
+    return redirect(url_for("events.desk", event_id=rh.event.id, q=reg.name) if _back_to_desk(rh)
+                    else url_for("events.dashboard", event_id=rh.event.id))
 
 
 # ----------------------------------------------------------------- players (no account: the access code)
 
-@bp.route("/events/<int:event_id>/register", methods=["GET", "POST"])
-def register(event_id):
-    event = ops.get_event(event_id)
-    form = RegistrationForm()
-    status = 200
-    if form.validate_on_submit():
-        upload, filename = upload_of(form)
-        try:
-            reg = ops.register_player_with_file(event, form.player_data(), upload, filename, check_same_name=True)
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            flash(_("You are registered. Keep your access code: it opens your page. Print or save the receipt."))
-            return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
-    elif request.method == "POST":
-        status = form_failed(form)
-    return render_template("players/register.html", event=event, form=form, ruleset=ruleset_name(event.ruleset),
+def _register_page(rh, status=200):
+    event = rh.event
+    return render_template("players/register.html", event=event, form=rh.form, ruleset=ruleset_name(event.ruleset),
                            deadline_passed=ops.deadline_passed(event)), status
+
+
+@bp.route("/events/<int:event_id>/register", methods=["GET", "POST"])
+@handler(load=EVENT, form=lambda rh: RegistrationForm(), refused=lambda rh, e: _register_page(rh, e.status))
+def register(rh):
+    if request.method == "GET":
+        return _register_page(rh)
+    upload, filename = upload_of(rh.form)
+    reg = ops.register_player_with_file(rh.event, rh.form.player_data(), upload, filename, check_same_name=True)
+    flash(_("You are registered. Keep your access code: it opens your page. Print or save the receipt."))
+    return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
 
 
 def _player_page(reg, form=None, status=200):
@@ -301,32 +296,31 @@ def _player_page(reg, form=None, status=200):
 
 @bp.get("/p/<code>")
 @polled(ops.version_for_code)
-def player_page(code):
-    return _player_page(ops.registration_by_code(code))
+@handler(load=loading.player)
+def player_page(rh):
+    return _player_page(rh.reg)
+
+
+def _on_drop_refused(rh, e):
+    """The player's page with the refusal as a message at its top (a form that did not validate: it expired)."""
+    flash(EXPIRED if isinstance(e, FormRefused) else e.message, "error")
+    return _player_page(rh.reg, status=e.status)
 
 
 @bp.post("/p/<code>/drop")
-def player_drop(code):
-    reg = ops.registration_by_code(code)
-    form = ActionForm()
-    if not form.validate_on_submit():
-        flash(EXPIRED, "error")
-        return _player_page(reg, status=400)
-    try:
-        ops.drop_self(reg, request.form.get("confirm") == "yes")
-    except Refused as e:
-        message, status = refusal(e)
-        flash(message, "error")
-        return _player_page(reg, status=status)
+@handler(load=loading.player, form=lambda rh: ActionForm(), refused=_on_drop_refused)
+def player_drop(rh):
+    ops.drop_self(rh.reg, request.form.get("confirm") == "yes")
     flash(_("You have dropped from the event. If that was a mistake, talk to a judge."))
-    return redirect(url_for("events.player_page", code=reg.access_code))
+    return redirect(url_for("events.player_page", code=rh.reg.access_code))
 
 
 @bp.get("/events/<int:event_id>/log")
 @staff_required
-def event_log(event_id):
+@handler(load=EVENT, policy=loading.staff)
+def event_log(rh):
     """Who did what and when, in words, newest first; filter by who, what, table or player."""
-    event = staff_event(event_id)
+    event = rh.event
     names = {r.id: r.name for r in event.registrations}
     kind = request.args.get("kind", "") if request.args.get("kind", "") in audit.KINDS else ""
     who = ops.printable(request.args.get("who", ""))[:100]
@@ -340,93 +334,88 @@ def event_log(event_id):
                            table=table, player=player, players=players, limit=audit.MAX_SHOWN)
 
 
+def _staff_page(rh, status=200):
+    return render_template("events/staff.html", event=rh.event, form=rh.form,
+                           remove_form=ActionForm(formdata=None)), status
+
+
 @bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])
 @staff_required
-def staff_page(event_id):
+@handler(load=EVENT, policy=loading.organizers, form=lambda rh: StaffForm(),
+         refused=lambda rh, e: _staff_page(rh, e.status))
+def staff_page(rh):
     """The event's staff: its owner adds judges and co-organizers; only they act on this event."""
-    event = staff_event(event_id, organizer_only=True)
-    form, status = StaffForm(), 200
-    if form.validate_on_submit():
-        try:
-            entry = ops.add_staff(event, g.user, form.name.data, form.role.data)
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            if entry.role == "judge":
-                flash(_("%(name)s is on the staff as judge.", name=entry.user.name))
-            else:
-                flash(_("%(name)s is on the staff as co-organizer.", name=entry.user.name))
-            return redirect(url_for("events.staff_page", event_id=event.id))
-    elif request.method == "POST":
-        status = form_failed(form)
-    return render_template("events/staff.html", event=event, form=form, remove_form=ActionForm(formdata=None)), status
+    if request.method == "GET":
+        return _staff_page(rh)
+    entry = ops.add_staff(rh.event, rh.user, rh.form.name.data, rh.form.role.data)
+    if entry.role == "judge":
+        flash(_("%(name)s is on the staff as judge.", name=entry.user.name))
+    else:
+        flash(_("%(name)s is on the staff as co-organizer.", name=entry.user.name))
+    return redirect(url_for("events.staff_page", event_id=rh.event.id))
+
+
+def _expired_or_refused(rh, e):
+    """A button's form that did not validate has expired; any other refusal as itself (a page message or JSON)."""
+    if isinstance(e, FormRefused):
+        return error_response(EXPIRED, 400)
+    return error_response(e.message, e.status, e.field)
 
 
 @bp.post("/events/<int:event_id>/staff/<int:staff_id>/remove")
 @staff_required
-def remove_staff(event_id, staff_id):
-    event = staff_event(event_id, organizer_only=True)
-    form = ActionForm()
-    if not form.validate():
-        raise Refused(EXPIRED)
-    ops.remove_staff(event, g.user, staff_id)
+@handler(load=EVENT, policy=loading.organizers, form=lambda rh: ActionForm(), refused=_expired_or_refused)
+def remove_staff(rh):
+    ops.remove_staff(rh.event, rh.user, rh.url["staff_id"])
     flash(_("Removed from the staff: they no longer see or run this event."))
-    return redirect(url_for("events.staff_page", event_id=event.id))
+    return redirect(url_for("events.staff_page", event_id=rh.event.id))
 
 
 @bp.get("/events/<int:event_id>/decklists")
-def decklists(event_id):
+@handler(load=EVENT, policy=loading.decklist_readers)
+def decklists(rh):
     """Every player's list: staff always; everyone once the event has finished, when it publishes them."""
-    event = ops.get_event(event_id)
-    if ops.staff_for(g.get("user"), event) is None and not ops.decklists_public(event):
-        raise NotFound(_("The decklists of this event are not public."))
+    event = rh.event
     regs = sorted((r for r in event.registrations if r.deck is not None), key=lambda r: name_key(r.name))
     return render_template("events/decklists.html", event=event, regs=regs, ruleset=ruleset_name(event.ruleset))
 
 
 @bp.get("/p/<code>/round")
 @polled(ops.version_for_code)
-def player_round_part(code):
+@handler(load=loading.player)
+def player_round_part(rh):
     """Only the "Your round" box, which the open player page polls for: a round start then re-renders the
     table, the clock and the forms of 300 phones, not their deck lists and QR codes."""
     from ..rounds.player import player_round
-    reg = ops.registration_by_code(code)
-    return render_template("rounds/player_round_part.html", reg=reg, event=reg.event, yr=player_round(reg))
+    return render_template("rounds/player_round_part.html", reg=rh.reg, event=rh.event, yr=player_round(rh.reg))
 
 
 @bp.post("/p/<code>/deck")
-def player_deck(code):
-    reg = ops.registration_by_code(code)
-    staff = ops.staff_for(g.get("user"), reg.event)
-    form = DecklistForm()
-    if form.validate_on_submit():
-        upload, filename = upload_of(form)
-        try:
-            if upload is not None:
-                submission = ops.submit_decklist(reg, upload, user=staff, filename=filename)
-            else:
-                submission = ops.submit_decklist(reg, form.decklist.data.encode("utf-8"), user=staff)
-        except Refused as e:
-            status = refuse_into(form, e)
-        else:
-            if submission.decklist.legal:
-                flash(_("Decklist checked: it is legal."))
-            else:
-                errors = sum(1 for f in submission.result.get("findings", []) if f.get("severity") == "error")
-                flash(ngettext("Decklist checked: %(num)d problem to fix. Each is shown next to its line below.",
-                               "Decklist checked: %(num)d problems to fix. Each is shown next to its line below.",
-                               errors), "error")
-            return redirect(url_for("events.player_page", code=reg.access_code) + "#check")
+@handler(load=loading.player, form=lambda rh: DecklistForm(),
+         refused=lambda rh, e: _player_page(rh.reg, form=rh.form, status=e.status))
+def player_deck(rh):
+    reg, form = rh.reg, rh.form
+    staff = ops.staff_for(rh.user, reg.event)
+    upload, filename = upload_of(form)
+    if upload is not None:
+        submission = ops.submit_decklist(reg, upload, user=staff, filename=filename)
     else:
-        status = form_failed(form)
-    return _player_page(reg, form=form, status=status)
+        submission = ops.submit_decklist(reg, form.decklist.data.encode("utf-8"), user=staff)
+    if submission.decklist.legal:
+        flash(_("Decklist checked: it is legal."))
+    else:
+        errors = sum(1 for f in submission.result.get("findings", []) if f.get("severity") == "error")
+        flash(ngettext("Decklist checked: %(num)d problem to fix. Each is shown next to its line below.",
+                       "Decklist checked: %(num)d problems to fix. Each is shown next to its line below.",
+                       errors), "error")
+    return redirect(url_for("events.player_page", code=reg.access_code) + "#check")
 
 
 @bp.get("/p/<code>/receipt")
-def receipt(code):
-    reg = ops.registration_by_code(code)
-    url = player_url(reg)
-    return render_template("players/receipt.html", reg=reg, event=reg.event, player_url=url, qr=qr_svg(url))
+@handler(load=loading.player)
+def receipt(rh):
+    url = player_url(rh.reg)
+    return render_template("players/receipt.html", reg=rh.reg, event=rh.event, player_url=url, qr=qr_svg(url))
 
 
 # ----------------------------------------------------------------- check-in desk
@@ -442,21 +431,18 @@ def _desk(event, query: str, late_form=None, status=200, error: str | None = Non
 
 @bp.get("/events/<int:event_id>/desk")
 @staff_required
-def desk(event_id):
-    event = staff_event(event_id)
-    return _desk(event, desk_query())
+@handler(load=EVENT, policy=loading.staff)
+def desk(rh):
+    return _desk(rh.event, desk_query())
 
 
 @bp.get("/events/<int:event_id>/desk/search")
 @staff_required
-def desk_search(event_id):
-    try:
-        event = staff_event(event_id)
-    except Refused as e:
-        return refused_json(e)
-    results = ops.search_registrations(event, desk_query())
+@handler(load=EVENT, policy=loading.staff)
+def desk_search(rh):
+    results = ops.search_registrations(rh.event, desk_query())
     decks = ops.deck_overview(results)
-    return jsonify({"results": [desk_row(r, decks[r.id]) for r in results], "counters": ops.event_counters(event)})
+    return jsonify({"results": [desk_row(r, decks[r.id]) for r in results], "counters": ops.event_counters(rh.event)})
 
 
 DESK_ACTIONS = {
@@ -468,70 +454,73 @@ DESK_ACTIONS = {
 }
 
 
-def _desk_action(event_id: int, registration_id: int, action: str):
-    as_json = json_request()
-    try:
-        event = staff_event(event_id)
-        reg = ops.get_registration(event, registration_id)
-    except Refused as e:
-        if as_json:
-            return refused_json(e)
-        raise
+def _desk_search_text(form) -> str:
+    return (form.q.data or "").strip()[:ops.MAX_SEARCH] if form is not None else ""
+
+
+def _on_desk_refused(rh, e):
+    """fetch() gets {"error": ...}; a page post the desk again with the message."""
+    if json_request():
+        field = ("notes" if "notes" in rh.form.errors else None) if isinstance(e, FormRefused) else e.field
+        return json_error(e.message, e.status, field)
+    return _desk(rh.event, _desk_search_text(rh.form), status=e.status, error=e.message)
+
+
+def desk_action(action: str):
+    """A desk button (or the notes box) on one registration: its form from the posted fields or a fetch()'s JSON
+    body; a refusal in JSON for fetch(), else on the desk page."""
     form_class = NotesForm if action == "notes" else ActionForm
-    try:
+
+    def posted_form(rh):
         body = json_fields()
-    except Refused as e:
-        if as_json:
-            return refused_json(e)
-        return _desk(event, "", status=e.status, error=e.message)
-    form = form_class() if body is None else form_class(formdata=body)
-    query = (form.q.data or "").strip()[:ops.MAX_SEARCH]
+        return form_class() if body is None else form_class(formdata=body)
+    return handler(load=REGISTRATION, policy=loading.staff, form=posted_form, refused=_on_desk_refused)
+
+
+def _desk_action(rh, action: str):
+    """Run the desk action on rh.reg: JSON (the message, the row, the counters) for fetch(), else back to the
+    desk with the search kept."""
     run, done = DESK_ACTIONS[action]
-    if not form.validate_on_submit():
-        text = form_error_text(form)
-        if as_json:
-            return json_error(text, 400, "notes" if "notes" in form.errors else None)
-        return _desk(event, query, status=400, error=text)
-    try:
-        run(reg, g.user, form)
-    except Refused as e:
-        if as_json:
-            return refused_json(e)
-        message, status = refusal(e)
-        return _desk(event, query, status=status, error=message)
-    text = done % {"name": reg.name}
-    if as_json:
-        deck = ops.deck_overview([reg])[reg.id]
-        return jsonify({"message": text, "registration": desk_row(reg, deck), "counters": ops.event_counters(event)})
+    run(rh.reg, rh.user, rh.form)
+    text = done % {"name": rh.reg.name}
+    if json_request():
+        deck = ops.deck_overview([rh.reg])[rh.reg.id]
+        return jsonify({"message": text, "registration": desk_row(rh.reg, deck),
+                        "counters": ops.event_counters(rh.event)})
     flash(text)
-    return redirect(url_for("events.desk", event_id=event.id, q=query or None))
+    return redirect(url_for("events.desk", event_id=rh.event.id, q=_desk_search_text(rh.form) or None))
 
 
 @bp.post("/events/<int:event_id>/registrations/<int:registration_id>/checkin")
 @staff_required
-def checkin(event_id, registration_id):
-    return _desk_action(event_id, registration_id, "checkin")
+@desk_action("checkin")
+def checkin(rh):
+    return _desk_action(rh, "checkin")
 
 
 @bp.post("/events/<int:event_id>/registrations/<int:registration_id>/checkin/undo")
 @staff_required
-def checkin_undo(event_id, registration_id):
-    return _desk_action(event_id, registration_id, "checkin_undo")
+@desk_action("checkin_undo")
+def checkin_undo(rh):
+    return _desk_action(rh, "checkin_undo")
 
 
 @bp.post("/events/<int:event_id>/registrations/<int:registration_id>/drop")
 @staff_required
-def drop(event_id, registration_id):
-    return _desk_action(event_id, registration_id, "drop")
+@desk_action("drop")
+def drop(rh):
+    return _desk_action(rh, "drop")
 
 
 @bp.post("/events/<int:event_id>/registrations/<int:registration_id>/drop/undo")
 @staff_required
-def drop_undo(event_id, registration_id):
-    return _desk_action(event_id, registration_id, "drop_undo")
+@desk_action("drop_undo")
+def drop_undo(rh):
+    return _desk_action(rh, "drop_undo")
 
 
 @bp.post("/events/<int:event_id>/registrations/<int:registration_id>/notes")
 @staff_required
-def notes(event_id, registration_id):
-    return _desk_action(event_id, registration_id, "notes")
+@desk_action("notes")
+def notes(rh):
+    return _desk_action(rh, "notes")

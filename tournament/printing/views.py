@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template, request
 
-from ..web import staff_event, staff_required
+from ..events import loading
+from ..web import staff_required
+from ..web.handler import handler
 from ..rounds import operations as rounds
 from . import operations as ops
 from .documents import DOCUMENTS
@@ -19,17 +21,17 @@ bp = Blueprint("printing", __name__)
 
 @bp.get("/events/<int:event_id>/print")
 @staff_required
-def index(event_id):
-    event = staff_event(event_id)
-    return render_template("printing/index.html", event=event, documents=list(DOCUMENTS.values()),
-                           rounds=rounds.rounds_of(event))
+@handler(load=loading.event, policy=loading.staff)
+def index(rh):
+    return render_template("printing/index.html", event=rh.event, documents=list(DOCUMENTS.values()),
+                           rounds=rounds.rounds_of(rh.event))
 
 
 @bp.get("/events/<int:event_id>/print/<document>.pdf")
 @staff_required
-def download(event_id, document):
-    event = staff_event(event_id)
-    pdf, filename = ops.build_document(event, document, request.args.get("round"),
+@handler(load=loading.event, policy=loading.staff)
+def download(rh):
+    pdf, filename = ops.build_document(rh.event, rh.url["document"], request.args.get("round"),
                                        language=request.args.get("lang"))
     response = Response(pdf, mimetype="application/pdf")
     disposition = "attachment" if request.args.get("download") else "inline"
