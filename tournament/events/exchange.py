@@ -38,7 +38,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date as Date, datetime, timezone
-from typing import Iterable
+from typing import Iterable, Iterator
 
 FORMAT = "edh-tournament-event"
 VERSION = 1
@@ -207,87 +207,113 @@ def _map_header(cells: list[str]) -> tuple[dict[int, str], dict[str, str], list[
     return by_index, columns, ignored
 
 
+_EMPTY_PLAYERS_FILE = ("The file is empty. Upload a CSV file with a header row (name, contact, player_id, decklist) "
+                       "and one row per player.")
+
+
 def read_players_csv(data: bytes, max_bytes: int = MAX_PLAYERS_BYTES,
                      max_rows: int = MAX_PLAYER_ROWS) -> PlayersFile:
     """Read a players CSV into rows. Whole-file problems raise ExchangeInputError;
     problems of single rows (wrong number of cells, duplicate player IDs) are
     collected in ``problems`` with their row numbers. Field contents (length,
     control characters, decklist syntax) are checked by the operation."""
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError("read_players_csv takes bytes")
-    if len(data) > max_bytes:
-        raise ExchangeInputError(f"The file is {_mb(len(data))}; the limit is {_mb(max_bytes)}. Split it into "
-                                 "smaller files.", kind="too_large")
-    if not data.strip():
-        raise ExchangeInputError("The file is empty. Upload a CSV file with a header row (name, contact, "
-                                 "player_id, decklist) and one row per player.")
-    text = decode_text(bytes(data))
-    if not text.strip():
-        raise ExchangeInputError("The file is empty. Upload a CSV file with a header row (name, contact, "
-                                 "player_id, decklist) and one row per player.")
+    text = _players_text(data, max_bytes)
     delimiter = sniff_delimiter(text.lstrip("\r\n"))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-
     header: dict[int, str] | None = None
     columns: dict[str, str] = {}
     ignored: list[str] = []
     width = 0
     rows: list[PlayerRow] = []
     problems: list[RowProblem] = []
-    row_number = 0
-    while True:
-        start_line = reader.line_num + 1
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as e:
-            row_number += 1
-            if "field larger than field limit" in str(e):
-                raise ExchangeInputError(f"Row {row_number}: a cell is longer than {csv.field_size_limit():,} "
-                                         "characters, or a quote is never closed.") from None
-            if "unexpected end of data" in str(e):
-                raise ExchangeInputError(f"Row {row_number}: a quoted cell that starts on line {start_line} is "
-                                         "never closed. Check the quotes in that row.") from None
-            raise ExchangeInputError(f"Row {row_number} (line {start_line}) cannot be read as CSV: {e}. Check "
-                                     "the quotes in that row: a cell with quotes inside must be quoted as a "
-                                     "whole, with each inner quote doubled.") from None
-        row_number += 1
-        if not any(c.strip() for c in cells):
-            continue
+    for row_number, cells in _csv_rows(reader):
         if header is None:
-            header, columns, ignored = _map_header(cells)
+            header, columns, ignored = _players_header(cells, row_number)
             width = len(cells)
-            if "name" not in columns:
-                found = ", ".join(f"\"{c.strip()}\"" for c in cells if c.strip())
-                raise ExchangeInputError(
-                    f"No name column. Row {row_number} must be a header row naming the columns: name (or Player, "
-                    f"Player name), and optionally contact (Email), player_id (DCI, ID) and decklist. Found: "
-                    f"{found or 'nothing'}.")
             continue
         if len(rows) + len(problems) >= max_rows:
             raise ExchangeInputError(f"The file has more than {max_rows:,} players; the limit is {max_rows:,} per "
                                      "file. Split it into several files.")
-        extra = [c for c in cells[width:] if c.strip()]
-        if extra:
-            columns_word = "column" if width == 1 else "columns"
-            problems.append(RowProblem(row_number, f"It has {len(cells)} cells but the header has {width} "
-                                                   f"{columns_word}. Is a cell with a comma or semicolon missing its "
-                                                   "quotes?"))
-            continue
-        values = {target: unescape_cell(cells[i]) if i < len(cells) else "" for i, target in header.items()}
-        rows.append(PlayerRow(row=row_number, name=values.get("name", ""), contact=values.get("contact", ""),
-                              player_id=values.get("player_id", "").strip(),
-                              decklist=values.get("decklist", "")))
+        row = _player_row(cells, row_number, header, width)
+        (problems if isinstance(row, RowProblem) else rows).append(row)
     if header is None:
-        raise ExchangeInputError("The file is empty. Upload a CSV file with a header row (name, contact, "
-                                 "player_id, decklist) and one row per player.")
+        raise ExchangeInputError(_EMPTY_PLAYERS_FILE)
     if not rows and not problems:
         raise ExchangeInputError("The file has a header row but no players.")
     problems.extend(duplicate_player_ids(rows))
     problems.sort(key=lambda p: p.row)
     return PlayersFile(rows=rows, problems=problems, columns=columns, ignored_columns=ignored,
                        delimiter=delimiter)
+
+
+def _players_text(data: bytes, max_bytes: int) -> str:
+    """The upload as text, refused when it is too large, empty or not UTF-8 / UTF-16 text."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError("read_players_csv takes bytes")
+    if len(data) > max_bytes:
+        raise ExchangeInputError(f"The file is {_mb(len(data))}; the limit is {_mb(max_bytes)}. Split it into "
+                                 "smaller files.", kind="too_large")
+    if not data.strip():
+        raise ExchangeInputError(_EMPTY_PLAYERS_FILE)
+    text = decode_text(bytes(data))
+    if not text.strip():
+        raise ExchangeInputError(_EMPTY_PLAYERS_FILE)
+    return text
+
+
+def _csv_rows(reader) -> Iterator[tuple[int, list[str]]]:
+    """(row number, cells) for each row that is not blank (blank rows still count); a row the csv module
+    cannot read refuses the file, saying where it starts and what to check."""
+    row_number = 0
+    while True:
+        start_line = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise _unreadable_row(e, row_number + 1, start_line) from None
+        row_number += 1
+        if any(c.strip() for c in cells):
+            yield row_number, cells
+
+
+def _unreadable_row(e: csv.Error, row_number: int, start_line: int) -> ExchangeInputError:
+    """What went wrong reading a row, in the words of a spreadsheet user: a huge cell or an unclosed quote."""
+    if "field larger than field limit" in str(e):
+        return ExchangeInputError(f"Row {row_number}: a cell is longer than {csv.field_size_limit():,} "
+                                  "characters, or a quote is never closed.")
+    if "unexpected end of data" in str(e):
+        return ExchangeInputError(f"Row {row_number}: a quoted cell that starts on line {start_line} is "
+                                  "never closed. Check the quotes in that row.")
+    return ExchangeInputError(f"Row {row_number} (line {start_line}) cannot be read as CSV: {e}. Check "
+                              "the quotes in that row: a cell with quotes inside must be quoted as a "
+                              "whole, with each inner quote doubled.")
+
+
+def _players_header(cells: list[str], row_number: int) -> tuple[dict[int, str], dict[str, str], list[str]]:
+    """The header row's columns (see _map_header); a file must have a name column."""
+    header, columns, ignored = _map_header(cells)
+    if "name" not in columns:
+        found = ", ".join(f"\"{c.strip()}\"" for c in cells if c.strip())
+        raise ExchangeInputError(
+            f"No name column. Row {row_number} must be a header row naming the columns: name (or Player, "
+            f"Player name), and optionally contact (Email), player_id (DCI, ID) and decklist. Found: "
+            f"{found or 'nothing'}.")
+    return header, columns, ignored
+
+
+def _player_row(cells: list[str], row_number: int, header: dict[int, str], width: int) -> PlayerRow | RowProblem:
+    """One player's row, or the row's problem when it has more filled cells than the header has columns
+    (usually a cell with a comma or semicolon that lost its quotes)."""
+    extra = [c for c in cells[width:] if c.strip()]
+    if extra:
+        columns_word = "column" if width == 1 else "columns"
+        return RowProblem(row_number, f"It has {len(cells)} cells but the header has {width} {columns_word}. "
+                                      "Is a cell with a comma or semicolon missing its quotes?")
+    values = {target: unescape_cell(cells[i]) if i < len(cells) else "" for i, target in header.items()}
+    return PlayerRow(row=row_number, name=values.get("name", ""), contact=values.get("contact", ""),
+                     player_id=values.get("player_id", "").strip(), decklist=values.get("decklist", ""))
 
 
 def duplicate_player_ids(rows: Iterable[PlayerRow], label: str = "Row") -> list[RowProblem]:
