@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, request, url_for
 
-from ..decks.domain import DeckInputError
-from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, first_control_line, read_decklist_text
+from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, first_control_line
 from ..errors import Refused
 from ..events import loading, operations as ops
 from ..events.schemas import (DECKLIST_TEXT, MAX_QUERY, MAX_SEARCH_RESULTS, DecklistSubmission, EventCopy,  # noqa: F401
@@ -32,6 +31,8 @@ ID = "int"           # an id too large for the database is simply not found (ops
 EVENT = f"/events/<{ID}:event_id>"
 REGISTRATION = f"{EVENT}/registrations/<{ID}:registration_id>"
 BODY_ERRORS = "400 413 415"
+SAME_NAME = ("%(name)s is already registered for this event. To register a different person with the same name, "
+             "send \"same_name_ok\": true.")
 
 
 @bp.errorhandler(OverflowError)
@@ -77,11 +78,7 @@ def staff_if_token(rh) -> bool:
 
 
 def may_run(user, event) -> bool:
-    try:
-        ops.require_staff(user, event)
-    except Refused:
-        return False
-    return True
+    return ops.staff_for(user, event) is not None
 
 
 def created(body: dict, location: str):
@@ -200,14 +197,7 @@ def registrations_create(rh):
     data = json_body()
     if isinstance(data.get("decklist"), str):
         decklist_bytes(data["decklist"])      # an oversize list is a 413 before anything is stored
-    try:
-        reg = ops.register_player(rh.event, data, user=rh.staff, check_same_name=True)
-    except Refused as e:
-        if e.field != "same_name_ok":
-            raise
-        raise Refused(f"{str(data.get('name', '')).strip()[:100]} is already registered for this event. To register "
-                      f"a different person with the same name, send \"same_name_ok\": true.",
-                      status=409, field="same_name_ok") from None
+    reg = ops.register_player(rh.event, data, user=rh.staff, check_same_name=True, same_name_message=SAME_NAME)
     return created(player_json(reg), url_for(".registration_get", event_id=rh.event.id, registration_id=reg.id))
 
 
@@ -279,10 +269,7 @@ def submit_from_request(reg, user):
     a text/plain body (any of the encodings an upload may have: UTF-8/16/32, with or without BOM)."""
     if request.mimetype == "text/plain":
         data = checked_decklist_size(request.get_data(cache=True))
-        try:
-            plain_decklist(read_decklist_text(data))
-        except DeckInputError as e:
-            raise Refused(str(e), field="decklist") from None
+        plain_decklist(ops.decode_decklist(data))
         return ops.submit_decklist(reg, data, user=user)
     if request.mimetype != "application/json":
         raise Refused("Send the decklist as JSON {\"decklist\": \"...\"} (Content-Type: application/json) "

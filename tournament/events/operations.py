@@ -262,11 +262,12 @@ def get_registration(event: Event, registration_id) -> Registration:
 
 
 def register_player(event: Event, data: dict, user: User | None = None, check_same_name: bool = False,
-                    with_file: bool = False) -> Registration:
+                    with_file: bool = False, same_name_message: str | None = None) -> Registration:
     """Players register themselves before the event starts; staff also add late entries. `check_same_name`
-    (the web forms): a name already registered is refused until the form says it is another person
-    (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play. `with_file`:
-    a decklist file comes with it (register_player_with_file)."""
+    (the web forms, the API): a name already registered is refused until the form says it is another person
+    (`same_name_ok`), so a double registration is caught while two real Jan Nováks can both play;
+    `same_name_message` (with %(name)s) says how to say so where the form's words do not fit (the API).
+    `with_file`: a decklist file comes with it (register_player_with_file)."""
     if not isinstance(data, dict):
         raise Refused(_("Registration must be an object of fields."))
     data = dict(data)
@@ -293,9 +294,11 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
         _lock_name(event, name)
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
-        raise Refused(_("%(name)s is already registered for this event. If this is a different person with the same "
-                        "name, tick the box below and register again; if it is you, use the access code you got "
-                        "then (the desk can look it up).", name=name), status=409, field="same_name_ok")
+        message = (same_name_message % {"name": name[:100]} if same_name_message else
+                   _("%(name)s is already registered for this event. If this is a different person with the same "
+                     "name, tick the box below and register again; if it is you, use the access code you got "
+                     "then (the desk can look it up).", name=name))
+        raise Refused(message, status=409, field="same_name_ok")
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
         raise Refused(_("Player ID %(player_id)s is already registered for this event.", player_id=player_id),
@@ -498,6 +501,14 @@ def _lock_name(event: Event, name: str) -> None:
     if db.session.get_bind().dialect.name == "postgresql":
         db.session.execute(sa.text("SELECT pg_advisory_xact_lock(:event, hashtext(:key))"),
                            {"event": event.id, "key": name_key(name)})
+
+
+def decode_decklist(data: bytes) -> str:
+    """An uploaded or sent list as text (UTF-8/16/32, with or without BOM), or refused with what to send."""
+    try:
+        return read_decklist_text(data)
+    except DeckInputError as e:
+        raise Refused(str(e), field="decklist") from None
 
 
 def register_player_with_file(event: Event, data: dict, upload: bytes | None = None, filename: str | None = None,
