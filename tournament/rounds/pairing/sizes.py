@@ -58,65 +58,103 @@ def plan_pod_sizes(n_players: int, pod_size: int = 4, leftover: str = "threes") 
     if not isinstance(n_players, int) or n_players < 0:
         raise ValueError(f"The number of players must be a whole number of 0 or more, not {n_players!r}.")
     n, p = n_players, pod_size
+    plan = _plan_small_field(n, p)
+    if plan is None:
+        plan = _plan_byes(n, p) if leftover == "byes" else _plan_filled(n, p, leftover)
+    sizes, byes, why = plan
+    return sizes, byes, _reason(n, p, why)
 
-    def reason(plan: str) -> Text:
-        return Text(_n("%(num)d player, pods of %(size)s: %(plan)s", "%(num)d players, pods of %(size)s: %(plan)s"),
-                    num=n, size=p, plan=plan)
 
+def _reason(n: int, p: int, plan: Text) -> Text:
+    """The plan's sentence: "13 players, pods of 4: <plan>"."""
+    return Text(_n("%(num)d player, pods of %(size)s: %(plan)s", "%(num)d players, pods of %(size)s: %(plan)s"),
+                num=n, size=p, plan=plan)
+
+
+def _plan_small_field(n: int, p: int) -> tuple[list[int], int, Text] | None:
+    """Fewer players than a full pod (whatever the policy): nobody, one bye, a pod of 2 or one smaller pod;
+    None when there are enough for a full pod."""
     if n == 0:
-        return [], 0, reason(Text(N_("nobody to seat")))
+        return [], 0, Text(N_("nobody to seat"))
     if n == 1:
-        return [], 1, reason(Text(N_("a single player cannot form a pod and gets a bye")))
+        return [], 1, Text(N_("a single player cannot form a pod and gets a bye"))
     if n == 2:
-        return [2], 0, reason(Text(N_("one pod of 2 (only 2 players remain)")))
+        return [2], 0, Text(N_("one pod of 2 (only 2 players remain)"))
     if n < p:
         sizes = [n]
-        return sizes, 0, reason(Text(N_("%(pods)s (fewer players than a full pod)"), pods=_describe(sizes)))
+        return sizes, 0, Text(N_("%(pods)s (fewer players than a full pod)"), pods=_describe(sizes))
+    return None
 
-    if leftover == "byes":
-        full, rest = divmod(n, p)
-        sizes = [p] * full
-        pods = _describe(sizes, rest)
-        if not rest:
-            plan = Text(N_("%(pods)s (byes policy: only full pods are made)"), pods=pods)
-        elif rest == 1:
-            plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining player gets a bye)"),
-                        pods=pods)
-        else:
-            plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining %(count)s get byes)"),
-                        pods=pods, count=count_words(rest))
-        return sizes, rest, reason(plan)
 
+def _plan_byes(n: int, p: int) -> tuple[list[int], int, Text]:
+    """The "byes" policy: only full pods; the remaining players get byes."""
+    full, rest = divmod(n, p)
+    sizes = [p] * full
+    pods = _describe(sizes, rest)
+    if not rest:
+        plan = Text(N_("%(pods)s (byes policy: only full pods are made)"), pods=pods)
+    elif rest == 1:
+        plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining player gets a bye)"),
+                    pods=pods)
+    else:
+        plan = Text(N_("%(pods)s (byes policy: only full pods are made, the remaining %(count)s get byes)"),
+                    pods=pods, count=count_words(rest))
+    return sizes, rest, plan
+
+
+def _plan_filled(n: int, p: int, leftover: str) -> tuple[list[int], int, Text]:
+    """The "threes" and "fives" policies: full pods, the remainder at other sizes; one table of everyone
+    when no split into tables of 3 or more works."""
     smaller = list(range(p - 1, MIN_POD - 1, -1))          # p-1, ..., 3
     larger = [p + 1] if p + 1 <= LARGEST_FILL_POD else []
     if leftover == "threes":
-        sizes = _fill(n, [p] + smaller)
-        if sizes is not None:
-            return sizes, 0, reason(_fill_note(sizes, p, "smaller"))
-        sizes = _fill(n, [p] + [p + 1] + smaller) or _fill(n, [p] + [p + 1, p + 2] + smaller)
-        if sizes is not None:
-            return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, "
-                                            "so larger pods take the remainder)"), pods=_describe(sizes), players=n,
-                                         sizes=_and_words([p] + smaller)))
-    elif larger:  # fives
-        sizes = _fill(n, [p] + larger)
-        if sizes is not None:
-            return sizes, 0, reason(_fill_note(sizes, p, "larger"))
-        sizes = _fill(n, [p] + smaller)
-        if sizes is not None:
-            return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, "
-                                            "so smaller tables take the remainder)"), pods=_describe(sizes), players=n,
-                                         sizes=_and_words([p] + larger)))
-    else:  # fives, but pods of p + 1 would be larger than LARGEST_FILL_POD
-        sizes = _fill(n, [p] + smaller)
-        if sizes is not None:
-            plan = (Text(N_("%(pods)s (pods are never made larger than %(largest)s, so smaller tables take the "
-                            "remainder)"), pods=_describe(sizes), largest=LARGEST_FILL_POD)
-                    if any(s != p for s in sizes) else _describe(sizes))
-            return sizes, 0, reason(plan)
+        plan = _plan_threes(n, p, smaller)
+    elif larger:
+        plan = _plan_fives(n, p, smaller, larger)
+    else:
+        plan = _plan_fives_capped(n, p, smaller)
+    if plan is not None:
+        return plan
     sizes = [n]
-    return sizes, 0, reason(Text(N_("%(pods)s (%(players)s players cannot be split into pods of 3 or more otherwise)"),
-                                 pods=_describe(sizes), players=n))
+    return sizes, 0, Text(N_("%(pods)s (%(players)s players cannot be split into pods of 3 or more otherwise)"),
+                          pods=_describe(sizes), players=n)
+
+
+def _plan_threes(n: int, p: int, smaller: list[int]) -> tuple[list[int], int, Text] | None:
+    """"threes": the remainder at smaller tables, else (5 players, pods of 4) at larger pods."""
+    sizes = _fill(n, [p] + smaller)
+    if sizes is not None:
+        return sizes, 0, _fill_note(sizes, p, "smaller")
+    sizes = _fill(n, [p] + [p + 1] + smaller) or _fill(n, [p] + [p + 1, p + 2] + smaller)
+    if sizes is None:
+        return None
+    return sizes, 0, Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, so larger "
+                             "pods take the remainder)"), pods=_describe(sizes), players=n,
+                          sizes=_and_words([p] + smaller))
+
+
+def _plan_fives(n: int, p: int, smaller: list[int], larger: list[int]) -> tuple[list[int], int, Text] | None:
+    """"fives": the remainder at pods of p + 1, else (6 players, pods of 4) at smaller tables."""
+    sizes = _fill(n, [p] + larger)
+    if sizes is not None:
+        return sizes, 0, _fill_note(sizes, p, "larger")
+    sizes = _fill(n, [p] + smaller)
+    if sizes is None:
+        return None
+    return sizes, 0, Text(N_("%(pods)s (%(players)s players cannot be split into tables of %(sizes)s, so smaller "
+                             "tables take the remainder)"), pods=_describe(sizes), players=n,
+                          sizes=_and_words([p] + larger))
+
+
+def _plan_fives_capped(n: int, p: int, smaller: list[int]) -> tuple[list[int], int, Text] | None:
+    """"fives" when pods of p + 1 would be larger than LARGEST_FILL_POD: the remainder at smaller tables."""
+    sizes = _fill(n, [p] + smaller)
+    if sizes is None:
+        return None
+    if not any(s != p for s in sizes):
+        return sizes, 0, _describe(sizes)
+    return sizes, 0, Text(N_("%(pods)s (pods are never made larger than %(largest)s, so smaller tables take the "
+                             "remainder)"), pods=_describe(sizes), largest=LARGEST_FILL_POD)
 
 
 def _fill(n: int, sizes: list[int]) -> list[int] | None:
