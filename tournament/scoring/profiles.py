@@ -135,6 +135,25 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
     """Build and validate one profile; `where` names the file in error messages."""
     if not isinstance(d, Mapping):
         raise ScoringProfileError(f"{where}: a scoring profile must be a JSON object.")
+    pid, name, description, mode, uses_votes = _profile_identity(d, where)
+    points = _profile_points(d, where, mode, uses_votes)
+    tiebreakers = _profile_tiebreakers(d, where, mode)
+    record = d.get("record", RECORD_STYLES[mode][0])
+    if record not in RECORD_STYLES[mode]:
+        raise ScoringProfileError(f"{where}: record must be one of {', '.join(RECORD_STYLES[mode])}, "
+                                  f"not {record!r}.")
+    notes = d.get("notes") or []
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise ScoringProfileError(f"{where}: notes must be a list of texts.")
+    extra = _profile_extra(d, where, mode, points)
+    return ScoringProfile(id=pid, name=name.strip(), description=" ".join(description.split()), mode=mode,
+                          points=dict(points), tiebreakers=tuple(tiebreakers), uses_votes=uses_votes,
+                          record=record, source=str(d.get("source", "")), notes=tuple(notes), raw=dict(d),
+                          **extra)
+
+
+def _profile_identity(d: Mapping, where: str) -> tuple[str, str, str, str, bool]:
+    """(id, name, description, mode, uses_votes), each required and of the right kind."""
     pid, name, description = _req(d, "id", where), _req(d, "name", where), _req(d, "description", where)
     for key, value in (("id", pid), ("name", name), ("description", description)):
         if not isinstance(value, str) or not value.strip():
@@ -145,7 +164,11 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
     uses_votes = _req(d, "uses_votes", where)
     if not isinstance(uses_votes, bool):
         raise ScoringProfileError(f"{where}: uses_votes must be true or false.")
+    return pid, name, description, mode, uses_votes
 
+
+def _profile_points(d: Mapping, where: str, mode: str, uses_votes: bool) -> Mapping:
+    """The point values: every one the mode needs, all numbers; no points per vote without votes."""
     points = _req(d, "points", where)
     if not isinstance(points, Mapping):
         raise ScoringProfileError(f"{where}: points must be an object of point values.")
@@ -159,7 +182,11 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
             raise ScoringProfileError(f"{where}: points.{k} must be a number, not {v!r}.")
     if mode == "pods" and not uses_votes and points["per_vote_received"] != 0:
         raise ScoringProfileError(f"{where}: per_vote_received must be 0 when uses_votes is false.")
+    return points
 
+
+def _profile_tiebreakers(d: Mapping, where: str, mode: str) -> list[str]:
+    """The tiebreakers: known to the mode, each once, ending with "random" so that every tie is broken."""
     tiebreakers = _req(d, "tiebreakers", where)
     known = TIEBREAKERS[mode]
     if not isinstance(tiebreakers, list) or not all(isinstance(t, str) for t in tiebreakers):
@@ -172,38 +199,32 @@ def profile_from_dict(d: Mapping, where: str = "<scoring profile>") -> ScoringPr
         raise ScoringProfileError(f"{where}: a tiebreaker is listed twice.")
     if not tiebreakers or tiebreakers[-1] != "random":
         raise ScoringProfileError(f"{where}: tiebreakers must end with \"random\" so that every tie is broken.")
+    return tiebreakers
 
-    record = d.get("record", RECORD_STYLES[mode][0])
-    if record not in RECORD_STYLES[mode]:
-        raise ScoringProfileError(f"{where}: record must be one of {', '.join(RECORD_STYLES[mode])}, "
-                                  f"not {record!r}.")
-    notes = d.get("notes") or []
-    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        raise ScoringProfileError(f"{where}: notes must be a list of texts.")
 
+def _profile_extra(d: Mapping, where: str, mode: str, points: Mapping) -> dict:
+    """The optional fields: draw kinds' points; for duel, the bye record and the percentage floors (match_win
+    and game_win above 0: they are the denominators of MWP and GW%)."""
     extra = {}
     draws = d.get("draw_kinds") or {}
     if not isinstance(draws, Mapping) or not all(k in DRAW_KINDS and _is_number(v) for k, v in draws.items()):
         raise ScoringProfileError(f"{where}: draw_kinds must map {', '.join(DRAW_KINDS)} to points.")
     if draws:
         extra["draw_kinds"] = dict(draws)
-    if mode == "duel":
-        floor = d.get("percentage_floor", 0.33)
-        if not _is_number(floor) or not 0 <= floor <= 1:
-            raise ScoringProfileError(f"{where}: percentage_floor must be a number from 0 to 1.")
-        own = d.get("own_gw_floor", True)
-        if not isinstance(own, bool):
-            raise ScoringProfileError(f"{where}: own_gw_floor must be true or false.")
-        extra.update(bye_record=_parse_record(d.get("bye_record", "2-0-0"), where),
-                     percentage_floor=floor, own_gw_floor=own)
-        if points["match_win"] <= 0 or points["game_win"] <= 0:
-            raise ScoringProfileError(f"{where}: match_win and game_win must be above 0 (they are the "
-                                      f"denominators of MWP and GW%).")
-
-    return ScoringProfile(id=pid, name=name.strip(), description=" ".join(description.split()), mode=mode,
-                          points=dict(points), tiebreakers=tuple(tiebreakers), uses_votes=uses_votes,
-                          record=record, source=str(d.get("source", "")), notes=tuple(notes), raw=dict(d),
-                          **extra)
+    if mode != "duel":
+        return extra
+    floor = d.get("percentage_floor", 0.33)
+    if not _is_number(floor) or not 0 <= floor <= 1:
+        raise ScoringProfileError(f"{where}: percentage_floor must be a number from 0 to 1.")
+    own = d.get("own_gw_floor", True)
+    if not isinstance(own, bool):
+        raise ScoringProfileError(f"{where}: own_gw_floor must be true or false.")
+    extra.update(bye_record=_parse_record(d.get("bye_record", "2-0-0"), where),
+                 percentage_floor=floor, own_gw_floor=own)
+    if points["match_win"] <= 0 or points["game_win"] <= 0:
+        raise ScoringProfileError(f"{where}: match_win and game_win must be above 0 (they are the "
+                                  f"denominators of MWP and GW%).")
+    return extra
 
 
 # ---------------------------------------------------------------- loading
