@@ -179,6 +179,14 @@ def _dfs(players: list[int], met: list[dict[int, int]], leave: int, budget: int
         return None, [], True
     if leave == n:
         return [], list(players), True
+    return _dfs_search(players, met, leave, budget)
+
+
+def _dfs_search(players: list[int], met: list[dict[int, int]], leave: int, budget: int
+                ) -> tuple[list[tuple[int, int]] | None, list[int], bool] | None:
+    """The search of `_dfs` once the trivial cases are settled: one loop over an explicit stack (no
+    recursion, no per-step calls), as this is where pairing a large field spends its time."""
+    n = len(players)
     max_pairs = (n - leave) // 2
     used = [False] * n
     stack: list[tuple[int, int]] = []
