@@ -76,3 +76,10 @@ def test_a_series_through_the_api(api, db, make_round, judge, organizer, token, 
     refused(api.delete(f"{s}/events/999999", token=token), 404)
     assert api.delete(f"{s}/events/{recorded}", token=token).get_json()["events"] == []
     assert api.get(f"{s}/standings").get_json()["standings"] == []
+
+
+def test_bodies_are_strict(api, token):
+    refused(api.post("/series", token=token, json={"name": "L", "points_table": [False]}), 400,
+            field="points_table")
+    refused(api.post("/series", token=token, json={"name": "L", "attendance_points": "3"}), 400,
+            field="attendance_points")

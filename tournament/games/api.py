@@ -31,7 +31,7 @@ class TrackerAction(pydantic.BaseModel):
     scheme decks); life: player, delta; general_damage: victim, owner, general, amount; cast / command_zone:
     owner, general; poison: player, delta; eliminate: player, reason; venture: player, dungeon, room,
     initiative; scheme / abandon: player, scheme; undo and end take nothing."""
-    model_config = pydantic.ConfigDict(extra="forbid")
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
     action: Literal[ACTIONS]
     player: Optional[int] = Field(None, ge=1, le=2147483647)
     victim: Optional[int] = Field(None, ge=1, le=2147483647)

@@ -18,7 +18,8 @@ DrawKind = Literal["time", "intentional", "board"]
 
 
 class Input(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A JSON body: strict (false is not 0, "3" is not 3), no unknown fields."""
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Output(BaseModel):

@@ -32,7 +32,8 @@ Points = Annotated[int, Field(ge=0, le=9999)]
 
 
 class Input(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid")
+    """A JSON body: strict (false is not 0, "3" is not 3), no unknown fields."""
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
 
 
 class Out(pydantic.BaseModel):
