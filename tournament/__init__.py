@@ -15,18 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(config: dict | type | None = None) -> TournamentFlask:
     app = TournamentFlask(__name__, instance_relative_config=True, instance_path=_instance_path(config),
                           template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
-    app.config.from_object(Config)
-    app.config.update(Config.from_env())
-    if isinstance(config, type):
-        app.config.from_object(config)
-    elif config:
-        app.config.update(config)
-    os.makedirs(app.instance_path, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
-    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
-        app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
-
+    _configure(app, config)
     _https_settings(app)
     _pool_settings(app)
     from .extensions import compress, csrf, db, limiter, migrate
@@ -77,6 +66,22 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     register_error_handlers(app)
     register_health(app)
     return app
+
+
+def _configure(app, config: dict | type | None) -> None:
+    """The settings, later ones winning: the defaults, the environment, then `config` (a class or a dict);
+    with no secret key or database given, the instance folder's own secret and SQLite file."""
+    app.config.from_object(Config)
+    app.config.update(Config.from_env())
+    if isinstance(config, type):
+        app.config.from_object(config)
+    elif config:
+        app.config.update(config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
+    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
 
 
 def _pool_settings(app) -> None:
