@@ -310,6 +310,7 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=select_locale)
+    app.extensions["page_language"] = language_hint        # a polled page's tag (tournament.web)
     try:                # a fresh checkout started any way (flask run, waitress-serve) still reads today's catalogs
         compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
     except Exception as e:          # a read-only folder, a damaged catalog: the app still starts, in English

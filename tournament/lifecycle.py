@@ -150,10 +150,20 @@ def _bump_state_versions(session) -> None:
         return
     events = g.pop("changed_events", None)
     if events:
-        from .events.models import Event
-        session.execute(sa.update(Event).where(Event.id.in_(sorted(events)))
-                        .values(state_version=Event.state_version + 1)
+        table = _VERSIONED["table"]
+        session.execute(sa.update(table).where(table.c.id.in_(sorted(events)))
+                        .values(state_version=table.c.state_version + 1)
                         .execution_options(synchronize_session=False))
+
+
+_VERSIONED: dict = {"table": None}
+
+
+def versioned(model):
+    """Declare the model whose rows carry the state version that changed() bumps (the event): the lifecycle is
+    infrastructure and imports no feature; the feature names its table here."""
+    _VERSIONED["table"] = model.__table__
+    return model
 
 
 _versions_lock = threading.Lock()
@@ -169,8 +179,8 @@ def state_version(event_id: int) -> int | None:
     hit = cache.get(event_id)
     if hit is not None and now - hit[1] < ttl:
         return hit[0]
-    from .events.models import Event
-    version = db.session.execute(sa.select(Event.state_version).where(Event.id == event_id)).scalar()
+    table = _VERSIONED["table"]
+    version = db.session.execute(sa.select(table.c.state_version).where(table.c.id == event_id)).scalar()
     with _versions_lock:
         if len(cache) > 10_000:
             cache.clear()

@@ -8,6 +8,7 @@ import time
 from flask import current_app, g, redirect, request, session, url_for
 
 from ..extensions import db
+from ..web import json_error, json_request
 from .models import User
 from .operations import session_valid, user_for_token
 
@@ -45,4 +46,17 @@ def login_required(view):
         if g.get("user") is None:
             return redirect(url_for("auth.login", next=request.full_path if request.query_string else request.path))
         return view(*args, **kwargs)
+    return wrapped
+
+
+def staff_required(view):
+    """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
+    page = login_required(view)
+
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        if g.get("user") is None and json_request():
+            from flask_babel import gettext as _
+            return json_error(_("Log in as an organizer or judge first."), 401)
+        return page(*args, **kwargs)
     return wrapped

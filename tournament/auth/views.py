@@ -5,9 +5,9 @@ from flask_babel import gettext as _, lazy_gettext as _l
 
 from ..events.forms import options
 from ..i18n import LANGUAGES
-from ..web import EXPIRED, error_response, staff_required
+from ..web import EXPIRED, error_response
+from .access import begin_session, staff_required
 from ..web.handler import FormRefused, handler
-from .access import begin_session
 from .forms import ConfirmForm, LanguageForm, LoginForm, PasswordForm
 from .operations import authenticate, change_password, end_sessions, set_language
 

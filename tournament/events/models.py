@@ -4,6 +4,7 @@ import sqlalchemy as sa
 
 from ..cards.models import utcnow
 from ..extensions import db
+from ..lifecycle import versioned
 
 MODES = ("pods", "duel")
 STATUSES = ("registration", "running", "finished")
@@ -21,6 +22,7 @@ VENUE_LENGTH = 200
 TRACKER_VARIANTS = {"none": "normal", "archenemy": "archenemy", "supervillain_rumble": "rumble"}  # event -> tracker
 
 
+@versioned                      # every committed change to an event's pages bumps its state_version
 class Event(db.Model):
     __tablename__ = "event"
 

@@ -16,12 +16,12 @@ from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from ..auth.access import login_required
+from ..auth.access import login_required, staff_required
 from ..decks.messages import colour_words
 from ..decks.rulesets import get_ruleset
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
-from ..web import EXPIRED, error_response, json_error, json_fields, json_request, polled, staff_required, whole_number
+from ..web import EXPIRED, error_response, json_error, json_fields, json_request, polled, whole_number
 from ..web.handler import FormRefused, handler
 from . import audit, loading, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,

@@ -12,7 +12,8 @@ from flask_babel import gettext as _
 from ..errors import Refused
 from ..events import loading as event_loading
 from ..rounds.views import TABLE as TABLE_LOADERS
-from ..web import error_response, json_error, staff_required
+from ..web import error_response, json_error
+from ..auth.access import staff_required
 from ..web.handler import handler
 from . import loading, operations as ops
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from ..events import loading
-from ..web import staff_required
+from ..auth.access import staff_required
 from ..web.handler import handler
 from ..rounds import operations as rounds
 from . import operations as ops

@@ -15,7 +15,8 @@ from ..errors import NotFound, Refused
 from ..events import loading, operations as event_ops
 from ..events.views import _player_page
 from ..lifecycle import state_version
-from ..web import EXPIRED, OUT_OF_DATE, polled, required_number, staff_required, whole_number
+from ..web import EXPIRED, OUT_OF_DATE, polled, required_number, whole_number
+from ..auth.access import staff_required
 from ..web.handler import FormRefused, handler
 from . import operations as ops
 from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,

@@ -8,9 +8,9 @@ import io
 from flask import Blueprint, flash, g, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _, ngettext
 
-from ..auth.access import login_required
+from ..auth.access import login_required, staff_required
 from ..events.exchange_views import UploadForm, read_upload, upload_limit
-from ..web import EXPIRED, staff_required
+from ..web import EXPIRED
 from ..web.handler import FormRefused, handler
 from . import loading, operations as ops
 from ..events.forms import options

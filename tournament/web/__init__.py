@@ -1,9 +1,10 @@
-"""The web plumbing every feature's views share: refusals rendered one way, JSON errors, the headers of every response.
+"""The web plumbing every feature's views share: refusals rendered one way, JSON errors, the headers of every
+response, pages that phones poll. Infrastructure: nothing here imports a feature.
 
 Every refusal becomes a clear 4xx page or JSON message, never a 500 for bad
-input. The request lifecycle (tournament.lifecycle) rolls a refused request
-back; the helpers here also roll back first when they re-render a page after
-a refusal, so the page shows what is stored, not what was refused.
+input. The request handler (tournament.web.handler) rolls a refused request
+back and renders it as the view declared; what it does not render comes here
+(error_response), and the lifecycle (tournament.lifecycle) commits once.
 """
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from werkzeug.exceptions import HTTPException
 from .. import page_cache
 from ..errors import Refused
 from ..extensions import db
+from .handler import EXPIRED, form_error_text  # noqa: F401  (the pages' one wording of both)
 
-EXPIRED = _l("This form has expired or did not come from this site. Reload the page and try again.")
 OUT_OF_DATE = _l("This form is out of date: reload the page and try again.")
 
 
@@ -43,76 +44,12 @@ def json_error(message: str, status: int, field: str | None = None):
     return jsonify(body), status
 
 
-def refused_json(e: Refused):
-    return json_error(e.message, e.status, e.field)
-
-
 def error_response(message: str, status: int, field: str | None = None):
     message = str(message)      # a lazy message (EXPIRED, lifecycle's) is read in this request's language
     if json_request():
         return json_error(message, status, field)
     db.session.rollback()
     return render_template("error.html", message=message, status=status), status
-
-
-def staff_required(view):
-    """Staff pages: logged out -> the login page (or a 401 JSON message for fetch())."""
-    from ..auth.access import login_required
-    page = login_required(view)
-
-    @wraps(view)
-    def wrapped(*args, **kwargs):
-        if g.get("user") is None and json_request():
-            return json_error(_("Log in as an organizer or judge first."), 401)
-        return page(*args, **kwargs)
-    return wrapped
-
-
-def staff_event(event_id, organizer_only: bool = False):
-    """The URL's event, for the logged-in staff of that event only (404 / 403 otherwise)."""
-    from ..events.operations import get_event, require_staff
-    event = get_event(event_id)
-    require_staff(g.get("user"), event, organizer_only=organizer_only)
-    return event
-
-
-def refuse_into(form, e: Refused) -> int:
-    """Undo everything of this request and show the refusal next to its field; returns the status."""
-    start_over()
-    field = form._fields.get(e.field) if e.field else None
-    if field is None and e.field == "decklist" and "upload" in form._fields:
-        field = form._fields["upload"]
-    if field is not None:
-        field.errors = [*field.errors, e.message]
-    else:
-        form.form_errors.append(e.message)
-    return e.status
-
-
-def start_over() -> None:
-    """Undo everything of this request before a page shows a refusal, so it shows what is stored."""
-    db.session.rollback()
-
-
-def refusal(e: Refused) -> tuple[str, int]:
-    """start_over(), then the refusal's (message, status) for the page."""
-    start_over()
-    return e.message, e.status
-
-
-def form_failed(form) -> int:
-    """A submitted form that did not validate: 400, and say so for an expired CSRF token."""
-    if "csrf_token" in form.errors:
-        form.form_errors.append(str(EXPIRED))
-    return 400
-
-
-def form_error_text(form) -> str:
-    """A refused form's errors as one sentence (for a page message or JSON)."""
-    if "csrf_token" in form.errors:
-        return str(EXPIRED)
-    return " ".join(dict.fromkeys(str(e) for errs in form.errors.values() for e in errs
-                                  if isinstance(e, (str, LazyString))))
 
 
 def json_fields() -> ImmutableMultiDict | None:
@@ -209,7 +146,7 @@ def register_health(app) -> None:
             db.session.execute(sa.text("SELECT 1"))
             return jsonify({"status": "ok", "database": "ok"})
         except sa.exc.SQLAlchemyError as e:
-            start_over()
+            db.session.rollback()
             return jsonify({"status": "unavailable", "database": "unreachable",
                             "message": str(getattr(e, "orig", e)).splitlines()[0][:200]}), 503
 
@@ -220,10 +157,11 @@ VERSION_PERIOD = 1800          # a cached copy is re-sent at least every half ho
 
 
 def _etag(version: int) -> str:
-    """The page's version for this viewer, in this viewer's language."""
-    from ..i18n import language_hint
+    """The page's version for this viewer, in this viewer's language (as the app's `page_language` hook, set by
+    tournament.i18n, knows it without the database)."""
+    language = current_app.extensions.get("page_language", lambda: "")()
     user = g.get("user")
-    return (f"v{version}-u{user.id if user is not None else 0}-{language_hint()}"
+    return (f"v{version}-u{user.id if user is not None else 0}-{language}"
             f"-t{int(time.time() // VERSION_PERIOD)}")
 
 
