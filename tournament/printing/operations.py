@@ -13,7 +13,6 @@ raise tournament.errors.Refused / NotFound with a message for the organizer, in 
 """
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
@@ -21,7 +20,7 @@ from babel.lists import format_list
 from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal, format_time, get_locale, gettext as _, ngettext
 
 from ..decks.brackets import bracket_rules
-from ..rounds.presenting import column_name, end_of_round_text as time_called_text
+from ..rounds.presenting import column_name, end_of_round_text as time_called_text, record_text
 from ..scoring.draws import draw_kinds
 from ..swaps.operations import uses_sideboards
 from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
@@ -212,26 +211,6 @@ def _conditions(event: Event) -> tuple[d.PrizeCondition, ...]:
                  for c in (event.prize_conditions or []) if isinstance(c, dict))
 
 
-def _record_text(record: str) -> str:
-    """A standings record ("survived 3 of 4", "2-1-0 (1 intentional), 1 bye") in the document's language."""
-    if _english():
-        return record
-    m = re.fullmatch(r"(?:survived (\d+) of (\d+)|(\d+-\d+-\d+)(?: \((\d+) intentional\))?)(?:, (\d+) byes?)?",
-                     record or "")
-    if m is None:
-        return record
-    survived, played, games, agreed, byes = m.groups()
-    if survived is not None:
-        text = _("survived %(survived)s of %(played)s", survived=survived, played=played)
-    elif agreed:
-        text = _("%(record)s (%(count)s intentional)", record=games, count=agreed)
-    else:
-        text = games
-    if byes:
-        text += _sep() + ngettext("%(num)d bye", "%(num)d byes", int(byes))
-    return text
-
-
 def _stage_note(event: Event, rnd) -> str:
     """A pod top cut's stage: who waits, who plays (the round's own note; one stored in English only, from a round
     paired before its notes were translatable, is worded again from the round's tables)."""
@@ -299,7 +278,7 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
     names = tuple(column_name(c) for c in columns)
     return d.StandingsData(
         _info(event, rnd, now), _known(getattr(profile, "name", event.scoring_profile)), columns, votes,
-        tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), _record_text(r.record), r.votes)
+        tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), record_text(r.tally), r.votes)
               for r in rows),
         after_round=after, column_names=names)
 
@@ -333,7 +312,7 @@ def prize_data(event: Event, rnd, now=None) -> d.PrizeSlipsData:
     for r in played[:places]:
         # TRANSLATORS: the English says "points" also for 1; translate both forms by the count.
         detail = ngettext("%(points)s points · %(record)s", "%(points)s points · %(record)s", _count(r.points),
-                          points=_value_text(r.points), record=_record_text(r.record))
+                          points=_value_text(r.points), record=record_text(r.tally))
         slips.append(d.PrizeSlip(_place(r.rank), r.name, detail))
     names = {r.id: r.name for r in event.registrations}
     board = rounds.prize_board(event) or {}
