@@ -105,22 +105,12 @@ def document(app=None) -> dict:
     app = app or current_app._get_current_object()
     cached = app.extensions.get("api_openapi")
     if cached is None:
-        cached = app.extensions["api_openapi"] = _with_text_decklists(
-            generated.build(app, TITLE, API_VERSION, DESCRIPTION))
+        cached = app.extensions["api_openapi"] = generated.build(app, TITLE, API_VERSION, DESCRIPTION)
     import copy
     return copy.deepcopy(cached)
 
 
 TEXT_DECKLIST = {"schema": {"type": "string", "pattern": DECKLIST_TEXT}, "example": "1 Sol Ring\n1 Command Tower"}
-
-
-def _with_text_decklists(doc: dict) -> dict:
-    """The decklist routes also take the list as a text/plain body (operation() reads JSON bodies only)."""
-    for item in doc["paths"].values():
-        for entry in item.values():
-            if isinstance(entry, dict) and entry.get("operationId", "").endswith("_decklist"):
-                entry["requestBody"]["content"]["text/plain"] = TEXT_DECKLIST
-    return doc
 
 
 # ----------------------------------------------------------------- events
@@ -279,18 +269,10 @@ def submit_from_request(reg, user):
 
 
 def decklist_operation(operation_id: str, summary: str, errors: str, **declared):
-    """A decklist PUT: documented with the JSON body (DecklistSubmission) and, by the document, as text/plain;
-    the view reads either (operation() itself reads JSON bodies only)."""
-    decorate = operation(operation_id, summary, response=out.DeckCheck, errors=f"{BODY_ERRORS} {errors}",
-                         **declared)
-
-    def wrap(view):
-        wrapped = decorate(view)
-        wrapped.api_operation.body = DecklistSubmission
-        wrapped.api_operation.examples = {"body": {
-            "decklist": "Commander\n1 Kenrith, the Returned King\n\nDeck\n1 Sol Ring"}}
-        return wrapped
-    return wrap
+    """A decklist PUT: a JSON body (DecklistSubmission) or the list itself as text/plain; the view reads either."""
+    return operation(operation_id, summary, response=out.DeckCheck, errors=f"{BODY_ERRORS} {errors}",
+                     body=DecklistSubmission, media={"text/plain": TEXT_DECKLIST},
+                     example={"decklist": "Commander\n1 Kenrith, the Returned King\n\nDeck\n1 Sol Ring"}, **declared)
 
 
 @bp.put(f"{REGISTRATION}/decklist")

@@ -47,21 +47,25 @@ class Operation:
     public: bool = False                # no token needed (players, the public)
     description: str | None = None
     examples: dict = field(default_factory=dict)
+    media: dict = field(default_factory=dict)   # other content types of the body: {"text/plain": {schema...}}
 
 
 def operation(operation_id: str, summary: str, *, tags: list[str], load=(), policy=None, body=None,
               body_required: bool = True, query=None, response=None, status: int = 200, errors: str = "",
-              public: bool = False, description: str | None = None, example: dict | None = None):
+              public: bool = False, description: str | None = None, example: dict | None = None,
+              media: dict | None = None):
     """Declare an API view (see the module docstring). The view returns a dict, a list, a pydantic model or a
-    full response; it is answered as JSON with `status`."""
+    full response; it is answered as JSON with `status`. `media`: the body may also come as these content types
+    ({"text/plain": {"schema": ...}}); then the view reads the body itself and `body` only documents the JSON."""
     declared = Operation(operation_id, summary, tags, body, body_required, query, response, status, errors, public,
-                         description, {"body": example} if example else {})
+                         description, {"body": example} if example else {}, dict(media or {}))
+    read_body = body is not None and not media
 
     def decorate(view):
         def run(rh):
             if query is not None:
                 rh.query = parse(query, request.args.to_dict(), "query parameter")
-            if body is not None:
+            if read_body:
                 data = json_body(required=body_required)
                 rh.body = parse(body, data, "field")
             return answer(view(rh), status)

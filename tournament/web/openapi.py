@@ -113,7 +113,8 @@ def operation_entry(components: Components, declared, params: list[dict]) -> dic
         content = {"schema": components.model(declared.body, mode="validation")}
         if declared.examples.get("body"):
             content["example"] = declared.examples["body"]
-        entry["requestBody"] = {"required": declared.body_required, "content": {"application/json": content}}
+        entry["requestBody"] = {"required": declared.body_required,
+                                "content": {"application/json": content, **declared.media}}
     ok = {"description": declared.summary}
     if declared.response is not None:
         ok["content"] = {"application/json": {"schema": components.schema(declared.response)}}
