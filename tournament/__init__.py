@@ -29,7 +29,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     app.after_request(throttle.add_retry_after)
 
     from . import models  # noqa: F401  (every model, for Alembic)
-    from .api import bp as api_bp
+    from .api import bp as api_bp, docs as api_docs
     from .auth import cli as auth_cli, views as auth_views
     from .auth.access import load_user
     from .cards import cli as cards_cli, views as cards_views
@@ -41,11 +41,6 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .games import views as games_views
     from .series import views as series_views
     from .web import register_error_handlers, register_health
-    from .web import api as web_api
-    from .rounds import api as _rounds_api  # noqa: F401  (its routes on web_api.bp)
-    from .events import export_api as _export_api  # noqa: F401
-    from .series import api as _series_api  # noqa: F401
-    from .games import api as _games_api  # noqa: F401
 
     app.before_request(load_user)
     from . import i18n
@@ -53,12 +48,9 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .events.operations import may_manage
     app.context_processor(lambda: {"current_user": g.get("user"), "manages": lambda e: may_manage(g.get("user"), e)})
     for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, exchange_views.bp, api_bp, rounds_views.bp,
-                      games_views.bp, printing_views.bp, swaps_views.bp, series_views.bp):
+                      games_views.bp, printing_views.bp, swaps_views.bp, series_views.bp, api_docs.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
-    if web_api.bp is not api_bp:        # until tournament.api declares its routes on tournament.web.api.bp
-        app.register_blueprint(web_api.bp, name="api_v1")
-        csrf._exempt_blueprints.add("api_v1")      # noqa: SLF001 (exempt() takes the blueprint's own name)
     from .backup_cli import backup_command, restore_command
     for group in (cards_cli.cards, decks_cli.deck, auth_cli.user, events_cli.event, printing_cli.print_document,
                   backup_command, restore_command):

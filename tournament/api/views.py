@@ -24,9 +24,13 @@ from .serializers import deck_check_json, event_json, player_json, registration_
 
 API_VERSION = "1.0.0"
 TITLE = "Commander tournament manager API"
-DESCRIPTION = ("Events, registrations with decklist checks, check-in and drops. Staff send `Authorization: Bearer "
-               "<token>` (`flask --app wsgi user token NAME`); players use the access code from their receipt in "
-               "the path. Every error is `{\"error\": {\"status\", \"message\", \"field\"?}}`.")
+DESCRIPTION = ("The whole event: events and their settings, registrations with decklist checks, check-in and "
+               "drops, sideboard swaps, rounds (pairing, the draft, publishing, the clock), tables and results "
+               "(report, confirm, disputes, staff corrections), votes, standings with every tiebreaker, the top "
+               "cut, series, the table tracker, the audit log and a versioned data export. Staff send the header "
+               "'Authorization: Bearer <token>' (a token from: flask --app wsgi user token NAME); players use the "
+               "access code from their receipt in the path. Every error is "
+               "{\"error\": {\"status\", \"message\", \"field\"?}}.")
 ID = "int"           # an id too large for the database is simply not found (ops.valid_id): a 404
 EVENT = f"/events/<{ID}:event_id>"
 REGISTRATION = f"{EVENT}/registrations/<{ID}:registration_id>"
