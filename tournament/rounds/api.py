@@ -214,7 +214,7 @@ def enter_result(t, body: ResultIn, *, reg=None, user=None) -> None:
     if body.games is not None:
         raise Refused(_("This table is a pod: report survivors and votes."), field="games")
     if body.survivors is None:
-        raise Refused(_("survivors: Field required."), field="survivors")
+        raise Refused(_("A pod's result needs its survivors: the players still in the game at the end ([] for none)."), field="survivors")
     prizes = {c: (None if claim is None else claim.model_dump()) for c, claim in body.prizes.items()}
     archenemy = getattr(body, "archenemy", None)
     kwargs = {} if "archenemy" not in body.model_fields_set else {"archenemy": archenemy or None}
