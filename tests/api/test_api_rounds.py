@@ -106,6 +106,10 @@ def test_a_whole_event_through_the_api(api, night, token, other_token):
     refused(api.post(f"{e}/rounds/1/extend", token=token, json={"minutes": 100000}), 400, field="minutes")
     refused(api.post(f"{e}/rounds/1/extend", token=token, json={}), 400, field="minutes")
     api.post(f"{e}/rounds/1/extend", token=token, json={"minutes": 5})
+    # JSON has one kind of number: 2.0 is the whole number 2 (as JSON Schema's integer), 2.5 and true are not
+    assert api.post(f"{e}/rounds/1/extend", token=token, json={"minutes": 2.0}).status_code == 200
+    refused(api.post(f"{e}/rounds/1/extend", token=token, json={"minutes": 2.5}), 400, field="minutes")
+    refused(api.post(f"{e}/rounds/1/extend", token=token, json={"minutes": True}), 400, field="minutes")
     ext = api.put(f"{e}/rounds/1/tables/2/extension", token=token, json={"minutes": 3}).get_json()
     assert ext["table_list"][1]["extra_minutes"] == 3
     refused(api.put(f"{e}/rounds/1/tables/9/extension", token=token, json={"minutes": 3}), 404)

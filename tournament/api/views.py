@@ -130,7 +130,8 @@ def events_list(rh):
 @operation("events_create", "Create an event (organizers).", tags=["events"], load=STAFF, policy=organizer,
            body=EventCreate, response=out.Event, status=201, errors=f"{BODY_ERRORS} 401 403",
            description=TOP_CUT_RULE,
-           example={"name": "Friday Night EDH", "ruleset": "edh-2010", "date": "2026-12-05", "pod_size": 4})
+           example={"name": "Friday Night EDH", "ruleset": "edh-2010", "date": "2026-12-05", "pod_size": 4},
+           links={'events_get': {'event_id': '$response.body#/id'}, 'events_update': {'event_id': '$response.body#/id'}, 'registrations_create': {'event_id': '$response.body#/id'}, 'rounds_pair': {'event_id': '$response.body#/id'}, 'rounds_list': {'event_id': '$response.body#/id'}, 'standings_get': {'event_id': '$response.body#/id'}, 'events_export': {'event_id': '$response.body#/id'}, 'events_log': {'event_id': '$response.body#/id'}})
 def events_create(rh):
     event = ops.create_event(rh.staff, json_body())
     return created(event_json(event, ops.event_counters(event)), url_for(".event_get", event_id=event.id))
@@ -186,7 +187,8 @@ def registrations_search(rh):
            response=out.PlayerRegistration, status=201, errors=f"{BODY_ERRORS} 401 403 404 409 429", public=True,
            example={"name": "山田太郎", "player_id": "1234"},
            description="No token: self-registration while the event's status is `registration`. With a staff "
-                       "token: also late entries once the event is running.")
+                       "token: also late entries once the event is running.",
+           links={'registrations_get': {'registration_id': '$response.body#/id'}, 'registrations_checkin': {'registration_id': '$response.body#/id'}, 'registrations_drop': {'registration_id': '$response.body#/id'}, 'players_get': {'code': '$response.body#/access_code'}, 'players_round': {'code': '$response.body#/access_code'}})
 def registrations_create(rh):
     data = json_body()
     if isinstance(data.get("decklist"), str):

@@ -100,7 +100,8 @@ def result_json(t, *, staff: bool) -> dict:
 
 @bp.get(f"{EVENT_URL}/rounds")
 @operation("rounds_list", "The event's rounds (drafts for its staff only), with their clocks.", tags=TAGS,
-           load=EVENT, policy=public, public=True, response=RoundList, errors="401 404")
+           load=EVENT, policy=public, public=True, response=RoundList, errors="401 404",
+           links={'rounds_get': {'number': '$response.body#/rounds/0/number'}})
 def rounds_list(rh):
     rounds = [r for r in ops.rounds_of(rh.event) if ops.round_visible(r, rh.api_user)]
     return shaped(RoundList, {"rounds": [round_summary(r) for r in rounds]})
@@ -111,7 +112,8 @@ def rounds_list(rh):
            load=EVENT, policy=staff, body=PairIn, body_required=False, response=RoundOut, status=201,
            errors="400 401 403 404 409 415",
            description="Refused with 409 while a round is unfinished or when players have no legal decklist "
-                       "(unless override_decks).")
+                       "(unless override_decks).",
+           links={'rounds_get': {'number': '$response.body#/number'}, 'rounds_publish': {'number': '$response.body#/number'}, 'rounds_swap': {'number': '$response.body#/number'}, 'rounds_delete': {'number': '$response.body#/number'}})
 def rounds_pair(rh):
     rnd = ops.pair_next_round(rh.event, rh.user, override_decks=rh.body.override_decks)
     return round_json(rnd)
@@ -119,7 +121,8 @@ def rounds_pair(rh):
 
 @bp.post(f"{EVENT_URL}/rounds/top-cut")
 @operation("rounds_top_cut", "Pair the top cut's next stage as a draft.", tags=TAGS, load=EVENT, policy=staff,
-           response=RoundOut, status=201, errors="401 403 404 409")
+           response=RoundOut, status=201, errors="401 403 404 409",
+           links={'rounds_get': {'number': '$response.body#/number'}, 'rounds_publish': {'number': '$response.body#/number'}})
 def rounds_top_cut(rh):
     return round_json(ops.pair_top_cut_round(rh.event, rh.user))
 
@@ -136,7 +139,8 @@ def events_finish(rh):
 @operation("rounds_get", "A round with its tables and their seats (seat order).", tags=TAGS,
            load=(loading.event, public, _visible_round), public=True, query=Page, response=RoundOut,
            errors="400 401 404",
-           description="Public once published; a draft is visible to the event's staff only.")
+           description="Public once published; a draft is visible to the event's staff only.",
+           links={'results_get': {'table_number': '$response.body#/table_list/0/number'}, 'tables_extension': {'table_number': '$response.body#/table_list/0/number'}, 'results_enter': {'table_number': '$response.body#/table_list/0/number'}, 'rounds_start': {}, 'rounds_finish': {}})
 def rounds_get(rh):
     return round_json(rh.round, rh.query)
 
@@ -238,7 +242,8 @@ def results_get(rh):
            load=RESULT_TABLE, policy=staff, body=StaffResultIn, response=ResultOut,
            errors="400 401 403 404 409 415", example={"survivors": [1], "eliminated": [2, 3, 4]},
            description="Pods: survivors (required), eliminated in order, prizes, draw, archenemy, votes. "
-                       "Matches: games. With revision, refused with 409 when the result changed meanwhile.")
+                       "Matches: games. With revision, refused with 409 when the result changed meanwhile.",
+           links={'results_get': {}, 'results_accept': {'revision': '$response.body#/revision'}})
 def results_enter(rh):
     enter_result(rh.table, rh.body, user=rh.user)
     return shaped(ResultOut, result_json(rh.table, staff=True))

@@ -48,17 +48,20 @@ class Operation:
     description: str | None = None
     examples: dict = field(default_factory=dict)
     media: dict = field(default_factory=dict)   # other content types of the body: {"text/plain": {schema...}}
+    links: dict = field(default_factory=dict)   # {operationId: {parameter: "$response.body#/number"}}
 
 
 def operation(operation_id: str, summary: str, *, tags: list[str], load=(), policy=None, body=None,
               body_required: bool = True, query=None, response=None, status: int = 200, errors: str = "",
               public: bool = False, description: str | None = None, example: dict | None = None,
-              media: dict | None = None):
+              media: dict | None = None, links: dict | None = None):
     """Declare an API view (see the module docstring). The view returns a dict, a list, a pydantic model or a
     full response; it is answered as JSON with `status`. `media`: the body may also come as these content types
-    ({"text/plain": {"schema": ...}}); then the view reads the body itself and `body` only documents the JSON."""
+    ({"text/plain": {"schema": ...}}); then the view reads the body itself and `body` only documents the JSON.
+    `links`: what a client may do next with this answer ({"rounds_publish": {"number": "$response.body#/number"}});
+    the path parameters this request shares with the next one are carried over by themselves."""
     declared = Operation(operation_id, summary, tags, body, body_required, query, response, status, errors, public,
-                         description, {"body": example} if example else {}, dict(media or {}))
+                         description, {"body": example} if example else {}, dict(media or {}), dict(links or {}))
     read_body = body is not None and not media
 
     def decorate(view):
@@ -66,7 +69,7 @@ def operation(operation_id: str, summary: str, *, tags: list[str], load=(), poli
             if query is not None:
                 rh.query = parse(query, request.args.to_dict(), "query parameter")
             if read_body:
-                data = json_body(required=body_required)
+                data = whole_numbers(json_body(required=body_required))
                 rh.body = parse(body, data, "field")
             return answer(view(rh), status)
         run.__name__ = view.__name__
@@ -148,6 +151,18 @@ def check_text(data) -> None:
                 stack.append((item, where or key))
         elif isinstance(value, list):
             stack.extend((item, where) for item in value)
+
+
+def whole_numbers(value):
+    """JSON has one number type: 3.0 is the whole number 3 (JSON Schema's "integer" takes it), so a strict model's
+    int field takes it too; 3.5 stays a float and is refused where a whole number is wanted."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
 
 
 def _json_kind(value) -> str:

@@ -144,13 +144,33 @@ def build(app, title: str, version: str, description: str, legacy: dict | None =
             continue
         path, params = path_of(rule)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-            paths.setdefault(path, {})[method.lower()] = operation_entry(components, declared, params)
+            entry = operation_entry(components, declared, params)
+            entry["x-links"] = declared.links
+            paths.setdefault(path, {})[method.lower()] = entry
+    _link(paths)
     for path, operations in paths.items():
         spec.path(path=path, operations=operations)
     document = spec.to_dict()
     if legacy:
         _merge(document, legacy)
     return document
+
+
+def _link(paths: dict) -> None:
+    """OpenAPI links from each declaration's `links`: the next operation, its parameters from this answer, and the
+    path parameters both share taken from this request (a stateful client walks an event through them)."""
+    by_id = {entry["operationId"]: entry for item in paths.values() for entry in item.values()}
+    for entry in by_id.values():
+        links = entry.pop("x-links", None) or {}
+        ok = next((r for code, r in entry["responses"].items() if code.startswith("2")), None)
+        mine = {p["name"] for p in entry.get("parameters", []) if p["in"] == "path"}
+        for target, given in links.items():
+            if target not in by_id:
+                raise KeyError(f"{entry['operationId']} links to {target}, which no route declares")
+            wanted = [p["name"] for p in by_id[target].get("parameters", []) if p["in"] == "path"]
+            parameters = {name: f"$request.path.{name}" for name in wanted if name in mine and name not in given}
+            parameters.update(given)
+            ok.setdefault("links", {})[target] = {"operationId": target, "parameters": parameters}
 
 
 def _merge(document: dict, legacy: dict) -> None:
