@@ -238,7 +238,8 @@ def _event_language() -> str | None:
     from .extensions import db
     try:
         if "event_id" in args:
-            event = db.session.get(Event, args["event_id"])
+            event_id = args["event_id"]     # one a database integer can hold (PostgreSQL refuses larger ones)
+            event = db.session.get(Event, event_id) if isinstance(event_id, int) and 0 < event_id < 2**31 else None
             return event.language if event is not None else None
         if "code" in args and isinstance(args["code"], str):
             reg = db.session.query(Registration).filter_by(access_code=args["code"]).first()

@@ -1,5 +1,6 @@
 """The OpenAPI document and the server agree: a bounded schemathesis run (every check, every phase: examples,
-coverage, fuzzing, stateful) against the production server finds no failure.
+coverage, fuzzing, stateful) against the production server finds no failure, on SQLite and (CI's second pass,
+TEST_DATABASE_URL) on PostgreSQL.
 
 Rate limits are off on this server only (RATELIMIT_ENABLED=0), so the fuzzer reaches the logic behind the
 access-code routes instead of the limiter; the limits have their own tests. Rerun it by hand with more
@@ -19,18 +20,24 @@ SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
 
 # Rules JSON Schema cannot describe, each refused with a 400 that says so: a decklist's text may match
 # the document and hold no card line (only comments or headers), prize conditions must have different
-# names, and a series' points table never gives a lower place more. Those operations may answer 400 to
-# schema-valid input; every other check still applies to them.
+# names, a series' points table never gives a lower place more, and a result, a vote or a tracker tap
+# names players who sit at that table, in the form the table's kind takes (a pod's survivors, a match's
+# games): the stored round decides. Those operations may answer 400 to schema-valid input; every other check still applies to them.
 CONFIG = """
 [parameters]
 "path.code" = "{code}"
+"path.event_id" = {event_id}
+"path.number" = 1
+"path.table_number" = 1
+"path.registration_id" = {registration_id}
+"path.series_id" = {series_id}
 
 [[operations]]
 include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|events_create|events_update|series_create|series_update)$"
+include-operation-id-regex = "^(registrations_create|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 
@@ -42,14 +49,23 @@ from tournament.auth.models import User
 from tournament.auth.operations import issue_token
 from tournament.extensions import db
 from tournament.events import operations as ev
+from tournament.rounds import operations as ro
+from tournament.series import operations as so
 app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
     event = ev.create_event(olga, {"name": "Fuzz night", "ruleset": "edh-2010"})
-    regs = [ev.register_player(event, {"name": f"Player {i}"}, user=olga) for i in range(1, 5)]
+    regs = [ev.register_player(event, {"name": f"Player {i}"}, user=olga) for i in range(1, 9)]
+    for reg in regs:
+        ev.check_in(reg, olga)
+    rnd = ro.pair_next_round(event, olga, seed=1, override_decks=True)    # round 1 running: its tables exist
+    ro.publish_round(rnd, olga)
+    ro.start_round(rnd, olga)
+    series = so.create_series(olga, {"name": "Fuzz league"})
     token = issue_token(olga)
     db.session.commit()
-    print(json.dumps({"token": token, "code": regs[0].access_code}))
+    print(json.dumps({"token": token, "code": regs[0].access_code, "event_id": event.id,
+                      "registration_id": regs[1].id, "series_id": series.id}))
 """
 
 
@@ -60,12 +76,34 @@ def st_command() -> list[str]:
     return [found]
 
 
-def test_the_api_matches_its_document(tmp_path):
+@pytest.fixture
+def server_database(tmp_path):
+    """The server's database: with TEST_DATABASE_URL (CI's second pass), a new PostgreSQL database on that
+    server, dropped afterwards; else a SQLite file."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp_path / 'live.sqlite'}"
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+    url = make_url(base.replace("postgres://", "postgresql://", 1))
+    name = f"st_{os.getpid()}_{tmp_path.name[-12:]}".replace("-", "_").lower()
+    admin = url.set(drivername="postgresql", database=url.database or "postgres")
+    with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_the_api_matches_its_document(tmp_path, server_database):
     st = st_command()
-    with serve(tmp_path, RATELIMIT_ENABLED="0") as server:
+    with serve(tmp_path, RATELIMIT_ENABLED="0", DATABASE_URL=server_database) as server:
         data = server.prepare(SETUP)
         config = tmp_path / "schemathesis.toml"
-        config.write_text(CONFIG.format(code=data["code"]))
+        config.write_text(CONFIG.format(**data))
         run = subprocess.run(
             [*st, "--no-color", "--config-file", str(config), "run", f"{server}/api/v1/openapi.json",
              "--checks", "all", "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED), "--workers", "1",

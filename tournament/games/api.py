@@ -71,7 +71,7 @@ class TrackerOut(pydantic.BaseModel):
 
 def tap(t, body: TrackerAction, *, reg=None, user=None) -> dict:
     """The tracker page's action, from the API's body (the same operations, in the same way)."""
-    payload = body.model_dump(exclude_unset=True, exclude={"action"})
+    payload = body.model_dump(exclude_unset=True, exclude_none=True, exclude={"action"})     # null: not given
     if body.action == "start":
         unknown = set(payload) - {"variant", "archenemy", "seed", "scheme_decks"}
         if unknown:

@@ -34,8 +34,7 @@ class PairIn(Input):
 
 
 class MinutesIn(Input):
-    minutes: int = Field(ge=-MAX_EXTENSION_MINUTES, le=MAX_EXTENSION_MINUTES,
-                         description="Whole minutes to add (a negative number takes time back).")
+    minutes: int = Field(ge=1, le=MAX_EXTENSION_MINUTES, description="Whole minutes to add to the round.")
 
 
 class ExtensionIn(Input):

@@ -19,7 +19,7 @@ from ..cards.names import name_key
 from ..errors import Forbidden, NotFound, Refused
 from ..events.exchange import ExchangeInputError, dump_event_json, iso, load_export, parse_timestamp
 from ..events.models import Decklist, Event, Registration
-from ..events.operations import actor_name, clean_text, get_event, log, require_staff
+from ..events.operations import actor_name, clean_text, get_event, log, require_staff, valid_id
 from ..extensions import db
 from ..i18n import message_text
 from ..rounds import operations as rounds_ops
@@ -51,7 +51,7 @@ def require_series_owner(user: User | None, series: Series) -> User:
 
 
 def get_series(series_id) -> Series:
-    series = db.session.get(Series, series_id) if isinstance(series_id, int) else None
+    series = db.session.get(Series, series_id) if valid_id(series_id) else None
     if series is None:
         raise NotFound(_("There is no such series."))
     return series
@@ -165,7 +165,7 @@ def remove_event(series: Series, user: User, series_event_id: int | None = None,
         log(event, actor_name(user), "series.remove_event", series=series.id)
         recorded = _recorded(event)
     else:
-        recorded = db.session.get(SeriesEvent, series_event_id) if series_event_id else None
+        recorded = db.session.get(SeriesEvent, series_event_id) if valid_id(series_event_id) else None
         if recorded is None or recorded.series_id != series.id:
             raise NotFound(_("That event is not in this series."))
         if recorded.event_id is not None:
@@ -306,7 +306,7 @@ def decide(series: Series, user: User, result_id: int, same: bool) -> SeriesResu
     """The organizer says whether a result's player is the earlier person of that name. Decided once: a second
     click (or a colleague's at the same moment) is told it was decided already."""
     require_series_owner(user, series)
-    result = db.session.get(SeriesResult, result_id)
+    result = db.session.get(SeriesResult, result_id) if valid_id(result_id) else None
     if result is None or result.series_event.series_id != series.id:
         raise NotFound(_("There is no such result in this series."))
     candidate_id = result.candidate_id
@@ -374,7 +374,7 @@ def series_standings(series: Series) -> dict:
 
 
 def person_of(series: Series, person_id) -> SeriesPlayer:
-    person = db.session.get(SeriesPlayer, person_id) if isinstance(person_id, int) else None
+    person = db.session.get(SeriesPlayer, person_id) if valid_id(person_id) else None
     if person is None or person.series_id != series.id:
         raise NotFound(_("There is no such player in this series."))
     return person

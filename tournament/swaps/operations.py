@@ -38,7 +38,7 @@ from ..decks.parser import parse_decklist
 from ..decks.rulesets import get_ruleset
 from ..errors import NotFound, Refused
 from ..events.models import Registration
-from ..events.operations import actor_name, log, staff_for
+from ..events.operations import actor_name, log, staff_for, valid_id
 from ..extensions import db
 from ..i18n import message_text
 from ..timezones import clock_text
@@ -414,7 +414,7 @@ def submit_swaps(reg: Registration, pairs, *, user: User | None = None, game: in
 
 
 def undo_swap(reg: Registration, swap_id: int, *, user: User | None = None, override_reason=None) -> Swap:
-    s = db.session.get(Swap, swap_id) if isinstance(swap_id, int) else None
+    s = db.session.get(Swap, swap_id) if valid_id(swap_id) else None
     if s is None or s.registration_id != reg.id:
         raise NotFound(_("No such swap for this player."))
     change_swaps(reg, (), [swap_id], user=user, game=s.game, override_reason=override_reason)
