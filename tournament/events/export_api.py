@@ -19,7 +19,7 @@ from ..errors import NotFound
 from ..extensions import db
 from ..rounds import operations as round_ops
 from ..web.api import bp, operation
-from . import audit, loading
+from . import audit, loading, operations as ops
 from .api_access import MAX_PAGE, UtcDateTime, public, shaped, staff
 from .models import AuditEntry, Decklist
 
@@ -117,7 +117,7 @@ def _export_visible(rh) -> bool:
     """The statistics page's rule: staff at any time; everyone once the event has finished and publishes its
     decklists."""
     public(rh)
-    if not rh.staff and not (rh.event.status == "finished" and rh.event.publish_decklists):
+    if not rh.staff and not ops.decklists_public(rh.event):
         raise NotFound(_("The event's data is public once it has finished and published its decklists."))
     return True
 

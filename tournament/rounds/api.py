@@ -7,7 +7,7 @@ import re
 
 from flask_babel import gettext as _
 
-from ..errors import NotFound, Refused
+from ..errors import Refused
 from ..events import loading, operations as event_ops
 from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
@@ -353,11 +353,8 @@ def record_json(record: str) -> dict[str, int]:
 
 
 def _standings_visible(rh) -> list:
-    rounds = ops.rounds_of(rh.event)
-    published = [r for r in rounds if r.status != "draft"]
-    if not rh.staff and not published:
-        raise NotFound(_("The standings are shown once the first round is published."))
-    return published
+    ops.require_standings_visible(rh.event, rh.api_user)
+    return [r for r in ops.rounds_of(rh.event) if r.status != "draft"]
 
 
 @bp.get(f"{EVENT_URL}/standings")

@@ -385,8 +385,7 @@ def standings_page(rh):
     staff = event_ops.staff_for(g.get("user"), event)
     rounds = ops.rounds_of(event)
     published = [r for r in rounds if r.status != "draft"]
-    if staff is None and not published:
-        raise NotFound(_("The standings are shown once the first round is published."))
+    ops.require_standings_visible(event, rh.user)
     names = _names(event)
     tables = ops.scored_tables(event)       # once, for the standings and the prize leaders
     rows, unplayed = ops.shown_standings(event, tables)
@@ -408,7 +407,7 @@ def stats_page(rh):
     decklists (the commanders and who reached the cut can point at one player's list)."""
     event = rh.event
     staff = event_ops.staff_for(g.get("user"), event)
-    if staff is None and not (event.status == "finished" and event.publish_decklists):
+    if staff is None and not event_ops.decklists_public(event):
         raise NotFound(_("The event's statistics are public once it has finished and published its decklists."))
     return render_template("rounds/stats.html", event=event, stats=ops.event_stats(event), staff=staff)
 

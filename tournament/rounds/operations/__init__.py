@@ -20,7 +20,8 @@ from ..models import Round                              # noqa: F401
 from . import clock, pairing, policy, queries, ranking, results, votes
 from .queries import (current_round, current_seat, ever_seated, get_round, get_table, lock_table, missing_results,
                       players_to_seat, rounds_of, seat_of, unconfirmed_results, with_tables, _load_tables)
-from .policy import (confirmers, event_uses_votes, needed_confirmers, require_visible, round_visible, table_actor,
+from .policy import (confirmers, event_uses_votes, needed_confirmers, require_standings_visible, require_visible,
+                     round_visible, standings_visible, table_actor,
                      why_not_confirm, why_not_report, why_not_vote)
 from .votes import cast_vote, votes_visible
 from .ranking import (cut_outcome, cut_results, event_stats, final_standings, prize_board, scored_tables,

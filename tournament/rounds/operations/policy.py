@@ -24,6 +24,17 @@ def event_uses_votes(event: Event) -> bool:
         return event.scoring_profile == "democratic"
 
 
+def standings_visible(event: Event, user: User | None) -> bool:
+    """The standings (page, API): the event's staff at any time; everyone once a round is published."""
+    return staff_for(user, event) is not None or db.session.execute(sa.select(Round.id).where(
+        Round.event_id == event.id, Round.status != "draft").limit(1)).first() is not None
+
+
+def require_standings_visible(event: Event, user: User | None) -> None:
+    if not standings_visible(event, user):
+        raise NotFound(_("The standings are shown once the first round is published."))
+
+
 def round_visible(rnd: Round, user: User | None) -> bool:
     """Drafts are for the event's staff only: to everyone else they do not exist."""
     return rnd.status != "draft" or staff_for(user, rnd.event) is not None
