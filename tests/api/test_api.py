@@ -1,6 +1,6 @@
 """The JSON API under /api/v1: real behaviour of every endpoint, tokens and roles, and hostile input.
 
-Every response goes through `Api`, which checks it against the OpenAPI document
+Every response goes through the `api` fixture (tests/api/apidoc.py), which checks it against the OpenAPI document
 (documented status, body matching the documented schema) and that it is JSON
 and never a 500. Refused input is checked for its status, its message and
 that nothing was stored half-way (row counts before and after).
@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.api.openapi_check import Document
+from tests.api.apidoc import refused
 
 from tournament.auth.models import ApiToken
 from tournament.auth.operations import issue_token
 from tournament.events import operations as events
 from tournament.events.models import AuditEntry, Decklist, Event, Registration
 
-API = "/api/v1"
 DEMO = Path(__file__).resolve().parents[2] / "tournament" / "data" / "demo_decks"
 KENRITH = (DEMO / "kenrith.txt").read_text(encoding="utf-8")
 ILLEGAL = (DEMO / "phelddagrif-illegal.txt").read_text(encoding="utf-8")
@@ -29,54 +28,6 @@ MB = 1_000_000
 CHECK_KEYS = {"legal", "ruleset", "commanders", "color_identity", "main_count", "sideboard_count", "findings",
               "summary", "bracket", "submitted_at", "submitted_by"}
 MARKUP = "<script>alert('x')</script> & <b>Bobby</b> \"Tables\""
-
-
-class Api:
-    """The test client for /api/v1; every response is checked against the OpenAPI document."""
-
-    def __init__(self, client):
-        self.client = client
-        self.document = Document(client.application)
-
-    def __call__(self, method, path, token=None, headers=None, **kwargs):
-        headers = dict(headers or {})
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        url = API + path
-        response = self.client.open(url, method=method, headers=headers, **kwargs)
-        assert response.status_code < 500, response.get_data(as_text=True)[:500]
-        assert response.is_json, response.get_data(as_text=True)[:500]
-        problems = self.document.response_problems(method, url.split("?")[0], response.status_code, response.get_json())
-        assert not problems, problems
-        return response
-
-    def get(self, path, **kw):
-        return self("GET", path, **kw)
-
-    def post(self, path, **kw):
-        return self("POST", path, **kw)
-
-    def put(self, path, **kw):
-        return self("PUT", path, **kw)
-
-    def patch(self, path, **kw):
-        return self("PATCH", path, **kw)
-
-    def delete(self, path, **kw):
-        return self("DELETE", path, **kw)
-
-
-def refused(response, status, message=None, field=None):
-    """Assert an error response: status, {"error": {...}} body, message part and field."""
-    body = response.get_json()
-    assert response.status_code == status, body
-    assert body["error"]["status"] == status
-    assert body["error"]["message"]
-    if message is not None:
-        assert message in body["error"]["message"], body["error"]["message"][:300]
-    if field is not None:
-        assert body["error"].get("field") == field, body
-    return body["error"]
 
 
 def all_refused(api, db, method, path, cases, check=None, **common):
@@ -96,18 +47,6 @@ def counts(db) -> dict:
     db.session.rollback()       # a fresh snapshot: see what the requests committed
     return {model.__tablename__: db.session.execute(sa.select(sa.func.count()).select_from(model)).scalar()
             for model in (Event, Registration, Decklist, AuditEntry, ApiToken)}
-
-
-@pytest.fixture
-def api(client):
-    return Api(client)
-
-
-@pytest.fixture
-def token(db, organizer):
-    value = issue_token(organizer)
-    db.session.commit()
-    return value
 
 
 @pytest.fixture

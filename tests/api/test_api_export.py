@@ -1,32 +1,11 @@
 """The event data export (format edh-tournament-export, version 1) and the audit log through /api/v1."""
 from __future__ import annotations
 
-import pytest
 
-from tournament.auth.operations import issue_token
 from tournament.events import operations as events
 from tournament.rounds import operations as rounds
 
-from tests.api.apidoc import Checked, refused
-
-
-@pytest.fixture
-def api(client, app):
-    return Checked(client, app)
-
-
-@pytest.fixture
-def token(db, organizer):
-    value = issue_token(organizer)
-    db.session.commit()
-    return value
-
-
-@pytest.fixture
-def other_token(db, make_user):
-    value = issue_token(make_user("Otto Other", "organizer"))
-    db.session.commit()
-    return value
+from tests.api.apidoc import refused
 
 
 def _play(db, event, rnd, judge):

@@ -2,30 +2,9 @@
 checked against the generated document."""
 from __future__ import annotations
 
-import pytest
-
-from tournament.auth.operations import issue_token
-
-from tests.api.apidoc import Checked, refused
 
 
-@pytest.fixture
-def api(client, app):
-    return Checked(client, app)
-
-
-@pytest.fixture
-def token(db, organizer):
-    value = issue_token(organizer)
-    db.session.commit()
-    return value
-
-
-@pytest.fixture
-def other_token(db, make_user):
-    value = issue_token(make_user("Otto Other", "organizer"))
-    db.session.commit()
-    return value
+from tests.api.apidoc import refused
 
 
 def test_a_game_tracked_through_the_api(api, make_round, token, other_token):

@@ -10,7 +10,6 @@ import bz2
 import dataclasses
 import gzip
 import io
-import json
 import lzma
 import zipfile
 from pathlib import Path

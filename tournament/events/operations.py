@@ -5,7 +5,7 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
-from datetime import date as Date, datetime, timezone
+from datetime import datetime, timezone
 
 import sqlalchemy as sa
 from flask import current_app

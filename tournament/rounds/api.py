@@ -8,7 +8,7 @@ import re
 from flask_babel import gettext as _
 
 from ..errors import Refused
-from ..events import loading, operations as event_ops
+from ..events import loading
 from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
 from . import operations as ops

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from functools import wraps
 
 from flask import current_app, g, jsonify, render_template, request, session
-from flask_babel import LazyString, gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
