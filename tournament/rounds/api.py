@@ -3,7 +3,6 @@ players by their access code. Each view loads and authorizes as the pages do (to
 tournament.events.api_access's policies) and runs the same operation the page runs."""
 from __future__ import annotations
 
-import re
 
 from flask_babel import gettext as _
 
@@ -337,19 +336,15 @@ def players_vote(rh):
 
 # ----------------------------------------------------------------- standings and the top cut
 
-_RECORD = re.compile(r"(?:survived (\d+) of (\d+)|(\d+)-(\d+)-(\d+)(?: \((\d+) intentional\))?)(?:, (\d+) byes?)?")
-
-
-def record_json(record: str) -> dict[str, int]:
-    """Scoring's record ("survived 3 of 4", "3-1-0 (1 intentional), 1 bye") as numbers."""
-    found = _RECORD.fullmatch(record or "")
-    if found is None:
+def record_json(tally) -> dict[str, int]:
+    """A standings row's record as numbers, from its counts (StandingRow.tally): survived and played for a
+    "survived" pods record, else wins, losses, draws and intentional draws; byes in both."""
+    if tally is None:
         return {}
-    survived, played, wins, losses, draws, intentional, byes = found.groups()
-    out = ({"survived": int(survived), "played": int(played)} if survived is not None else
-           {"wins": int(wins), "losses": int(losses), "draws": int(draws), "intentional": int(intentional or 0)})
-    out["byes"] = int(byes or 0)
-    return out
+    if tally.survived is not None:
+        return {"survived": tally.survived, "played": tally.played, "byes": tally.byes}
+    return {"wins": tally.wins, "losses": tally.losses, "draws": tally.draws, "intentional": tally.intentional,
+            "byes": tally.byes}
 
 
 def _standings_visible(rh) -> list:
@@ -371,7 +366,7 @@ def standings_get(rh):
     columns = list(every[0][0].tiebreakers.keys()) if every else []
     return {"tiebreakers": columns, "next_offset": next_offset, "standings": [
         {"rank": r.rank, "player_id": r.player, "name": r.name, "points": r.points,
-         "tiebreakers": {k: float(v) for k, v in r.tiebreakers.items()}, "record": record_json(r.record),
+         "tiebreakers": {k: float(v) for k, v in r.tiebreakers.items()}, "record": record_json(r.tally),
          "games": r.games, "byes": r.byes, "votes": r.votes, "dropped": r.player in dropped, "played": played}
         for r, played in chunk]}
 
