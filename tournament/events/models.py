@@ -5,6 +5,7 @@ import sqlalchemy as sa
 from ..cards.models import utcnow
 from ..extensions import db
 from ..lifecycle import versioned
+from ..rounds.pairing.sizes import MAX_POD, MIN_POD
 
 MODES = ("pods", "duel")
 STATUSES = ("registration", "running", "finished")
@@ -12,7 +13,7 @@ PAPER_SIZES = ("A4", "Letter")
 SCORING_PROFILES = ("democratic", "survival", "cedh", "mtr")
 VARIANTS = ("none", "archenemy", "supervillain_rumble")
 # Bounds of the settings (tournament.events.schemas declares the inputs with them; the CHECKs below read them).
-POD_SIZES = (3, 5)
+POD_SIZES = (MIN_POD, MAX_POD)      # the pairing engine's bounds
 SWAP_SECONDS = (0, 3600)
 ROUND_MINUTES = (10, 600)
 PLANNED_ROUNDS = (1, 30)

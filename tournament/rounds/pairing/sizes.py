@@ -26,8 +26,8 @@ from __future__ import annotations
 from ...decks.domain import N_, Text, TextList, _n
 from .domain import LEFTOVER_POLICIES
 
-MIN_POD = 3
-MAX_POD = 8
+MIN_POD = 3                 # the pod sizes an event may ask for: its setting's bounds (events.models.POD_SIZES,
+MAX_POD = 5                 # the form, the API's schema) are these
 LARGEST_FILL_POD = 5        # "fives" never makes pods larger than this
 
 # TRANSLATORS: a count in a pairing note ("three pods of 3"): write it as the digit where the language would.
