@@ -12,12 +12,13 @@ every view:
    one templates and the API call) answers True, or refuses;
 3. read the input: the form is built and validated (a form that does not
    validate is refused with its errors next to its fields);
-4. run the view's body; a refusal (tournament.errors.Refused) anywhere in
-   1-4 rolls the whole request back, loads the URL's objects again so the
-   page shows what is stored, puts the message next to its form field when
-   there is one, and renders the refusal as declared: the view's own
-   renderer (the same page with the message), else a page message or JSON
-   (tournament.web.error_response).
+4. run the view's body. A refusal (tournament.errors.Refused) in 3-4 rolls
+   the whole request back, loads the URL's objects again so the page shows
+   what is stored, puts the message next to its form field when there is
+   one, and renders the refusal as declared: the view's own renderer (the
+   same page with the message), else a page message or JSON
+   (tournament.web.error_response). A refusal in 1-2 (no such event, not
+   staff) is always the app's page message or JSON.
 
 The request lifecycle (tournament.lifecycle) commits once when the response is
 under 400 and retries database conflicts; views never commit, roll back or
