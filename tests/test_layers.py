@@ -2,7 +2,7 @@
 
 Views, API handlers and CLI commands never end a transaction, never catch a refusal and never roll back:
 tournament.web.handler loads, authorizes, runs, and on a refusal rolls back and renders it as the view
-declared; tournament.lifecycle commits once.
+declared; tournament.web.lifecycle commits once.
 """
 from __future__ import annotations
 

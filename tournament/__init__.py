@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import g
 
 from .config import Config
-from .lifecycle import TournamentFlask
+from .web.lifecycle import TournamentFlask
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     _https_settings(app)
     _pool_settings(app)
     from .extensions import compress, csrf, db, limiter, migrate
-    from . import throttle
+    from .web import throttle
     app.config.setdefault("RATELIMIT_STORAGE_URI", throttle.storage_uri(app.config, app.instance_path))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)

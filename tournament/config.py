@@ -39,7 +39,7 @@ class Config:
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
     REDIS_URL: str | None = None      # shared rendered pages and rate-limit counters for every worker
-    RATE_LIMITS: dict = {}            # overrides of tournament.throttle.DEFAULT_LIMITS, e.g. {"login": "3/minute"}
+    RATE_LIMITS: dict = {}            # overrides of tournament.web.throttle.DEFAULT_LIMITS, e.g. {"login": "3/minute"}
     DECKLIST_CAP_PER_EVENT = 5000     # decklist submissions from players an event keeps
 
     @classmethod

@@ -22,7 +22,7 @@ migrate = Migrate()
 csrf = CSRFProtect()
 compress = Compress()
 babel = Babel()
-limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=False)   # see tournament.throttle
+limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=False)   # see tournament.web.throttle
 
 
 @event.listens_for(Engine, "connect")

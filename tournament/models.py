@@ -1,6 +1,6 @@
 """Every feature's models, imported in one place so migrations see them all."""
 from .auth.models import ApiToken, User  # noqa: F401
-from .throttle import rate_limit  # noqa: F401
+from .web.throttle import rate_limit  # noqa: F401
 from .cards.models import Card, CardImport, CardName  # noqa: F401
 from .events.models import AuditEntry, Decklist, Event, EventStaff, Registration  # noqa: F401
 from .rounds.models import (DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport, Round, Seat,  # noqa: F401

@@ -150,7 +150,7 @@ def test_a_poll_reuses_the_version_for_a_second_then_sees_the_change(app, db, li
     table, players = _seated(rnd, regs)
     app.config["STATE_VERSION_TTL"] = 1.0
     clock = [1000.0]
-    monkeypatch.setattr("tournament.lifecycle.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("tournament.web.lifecycle.time.monotonic", lambda: clock[0])
     phone = app.test_client()
     mine, theirs, first, number = players[1].access_code, players[0].access_code, players[0].id, table.number
     tag = phone.get(f"/p/{mine}").headers["ETag"]

@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import sqlalchemy as sa
 
-from tournament import create_app, throttle
+from tournament import create_app
+from tournament.web import throttle
 from tournament.events.models import AuditEntry, Decklist, Registration
 
 PASSWORD = "correct horse battery"    # conftest.PASSWORD

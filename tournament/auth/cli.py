@@ -9,7 +9,7 @@ from flask.cli import with_appcontext
 
 from ..errors import Refused
 from ..extensions import db
-from ..lifecycle import one_transaction
+from ..web.lifecycle import one_transaction
 from ..timezones import local_text, machine_zone
 from .models import ROLES, ApiToken, User
 from .operations import check_password_policy, create_user, end_sessions, issue_token, revoke_tokens, set_disabled

@@ -16,7 +16,7 @@ from ..cards.models import utcnow
 from ..timezones import as_utc
 from ..errors import Refused
 from ..extensions import db
-from .. import throttle
+from ..web import throttle
 from .models import ROLES, ApiToken, User
 
 MIN_PASSWORD_LENGTH = 10

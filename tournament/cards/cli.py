@@ -9,7 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..lifecycle import one_transaction
+from ..web.lifecycle import one_transaction
 from .importers import STARTER_FILE, CardFileError
 from .operations import download_card_file, import_cards, load_starter_cards_if_empty
 from .repository import DbCardPool

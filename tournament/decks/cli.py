@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from ..lifecycle import one_transaction
+from ..web.lifecycle import one_transaction
 
 from .checks import DeckCheck, check_deck, color_words
 from .domain import DeckInputError

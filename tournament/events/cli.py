@@ -18,7 +18,7 @@ from flask.cli import with_appcontext
 from ..auth.models import User
 from ..errors import Refused
 from ..extensions import db
-from ..lifecycle import one_transaction
+from ..web.lifecycle import one_transaction
 from .exchange import MAX_EVENT_BYTES, MAX_PLAYERS_BYTES, ExchangeInputError, load_event_json
 from .exchange_ops import MAX_IMPORT_DECKLISTS, ImportRefused, build_export, import_event, import_players
 from .operations import get_event

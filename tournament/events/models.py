@@ -4,7 +4,7 @@ import sqlalchemy as sa
 
 from ..cards.models import utcnow
 from ..extensions import db
-from ..lifecycle import versioned
+from ..web.lifecycle import versioned
 from ..rounds.pairing.sizes import MAX_POD, MIN_POD
 
 MODES = ("pods", "duel")

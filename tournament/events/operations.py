@@ -20,10 +20,11 @@ from ..decks.checks import check_deck
 from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
-from .. import signals, throttle
+from .. import signals
+from ..web import throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
-from ..lifecycle import changed, state_version
+from ..web.lifecycle import changed, state_version
 from ..rounds.pairing.cut import POD_CUTS
 from ..scoring import default_prize_conditions
 from .schemas import (DUEL_CUTS, EVENT_SETTINGS, TOP_CUTS, EventCreate, EventUpdate, _bool, _int,  # noqa: F401
@@ -240,7 +241,7 @@ def normalise_code(code) -> str:
 
 def registration_by_code(code) -> Registration:
     """The registration holding this code. Wrong codes are counted per client address and refused (429)
-    past the limit, except in a browser that has opened this code's page before (see tournament.throttle)."""
+    past the limit, except in a browser that has opened this code's page before (see tournament.web.throttle)."""
     code = normalise_code(code)
     known = throttle.knows_code(code)
     if not known:

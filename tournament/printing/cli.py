@@ -13,7 +13,7 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 
-from ..lifecycle import one_transaction
+from ..web.lifecycle import one_transaction
 
 from ..errors import Refused
 from ..events.operations import get_event

@@ -14,7 +14,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from ..errors import NotFound, Refused
 from ..events import loading, operations as event_ops
 from ..events.views import _player_page
-from ..lifecycle import state_version
+from ..web.lifecycle import state_version
 from ..web import EXPIRED, OUT_OF_DATE, polled, required_number, whole_number
 from ..auth.access import staff_required
 from ..web.handler import FormRefused, handler

@@ -4,7 +4,7 @@ response, pages that phones poll. Infrastructure: nothing here imports a feature
 Every refusal becomes a clear 4xx page or JSON message, never a 500 for bad
 input. The request handler (tournament.web.handler) rolls a refused request
 back and renders it as the view declared; what it does not render comes here
-(error_response), and the lifecycle (tournament.lifecycle) commits once.
+(error_response), and the lifecycle (tournament.web.lifecycle) commits once.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import page_cache
+from . import page_cache
 from ..errors import Refused
 from ..extensions import db
 from .handler import EXPIRED, form_error_text  # noqa: F401  (the pages' one wording of both)
@@ -133,7 +133,7 @@ def security_headers(response):
 
 def loggable_path(path: str) -> str:
     """A request path as logs may show it: an access code becomes a short hash of it."""
-    from ..throttle import log_code
+    from .throttle import log_code
     return _CODE_IN_PATH.sub(lambda m: m.group(1) + log_code(m.group(2)), path)
 
 

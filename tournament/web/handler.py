@@ -20,7 +20,7 @@ every view:
    (tournament.web.error_response). A refusal in 1-2 (no such event, not
    staff) is always the app's page message or JSON.
 
-The request lifecycle (tournament.lifecycle) commits once when the response is
+The request lifecycle (tournament.web.lifecycle) commits once when the response is
 under 400 and retries database conflicts; views never commit, roll back or
 catch a refusal themselves (tests/test_layers.py checks that by AST).
 """

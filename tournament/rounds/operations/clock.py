@@ -12,7 +12,7 @@ from ...errors import Refused
 from ...events.models import Event
 from ...events.operations import actor_name, log, require_staff
 from ... import backups, signals
-from ...lifecycle import after_commit
+from ...web.lifecycle import after_commit
 from ...timezones import as_utc
 from ..models import GameTable, Round
 

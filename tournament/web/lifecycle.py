@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app, g, has_app_context, has_request_context, request, session
 from flask_babel import lazy_gettext as _l
 
-from .extensions import db
+from ..extensions import db
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 ATTEMPTS = 5
@@ -102,7 +102,7 @@ def run_request(dispatch):
             _restore_flashes(flashes)
             retry = kind == "busy" or (kind == "constraint" and attempt == 0)
             if not retry or attempt + 1 == ATTEMPTS:
-                from .web import loggable_path
+                from . import loggable_path
                 current_app.logger.warning("request %s %s: %s after %d attempts: %s", request.method,
                                            loggable_path(request.path), kind, attempt + 1, e.__class__.__name__)
                 return _refusal_for(kind)
@@ -117,7 +117,7 @@ def _restore_flashes(flashes) -> None:
 
 
 def _refusal_for(kind: str):
-    from .web import error_response
+    from . import error_response
     status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
                        "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
     response = current_app.make_response(error_response(str(message), status))

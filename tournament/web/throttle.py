@@ -28,8 +28,8 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from limits import parse_many
 from limits.storage import Storage
 
-from .errors import Refused
-from .extensions import db, limiter
+from ..errors import Refused
+from ..extensions import db, limiter
 
 DEFAULT_LIMITS = {
     "wrong_code": "20/minute;100/hour",
