@@ -18,6 +18,7 @@ TRANSACTION_METHODS = {"commit", "rollback", "flush"}
 def thin_layers() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py")
                   if p.name in ("views.py", "api.py", "cli.py") or p.name.endswith(("_views.py", "_api.py"))
+                  or p.parent.name == "api"
                   if p.parent.name != "web")
 
 
