@@ -68,6 +68,8 @@ def simulate(args) -> dict:
     tmp = tempfile.mkdtemp(prefix="simulate-")
     url = args.database or f"sqlite:///{os.path.join(tmp, 'event.sqlite')}"
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    # Called in-process (the tests), no connection outlives the run, refused or not.
+    app.teardown_appcontext(lambda exc: (db.session.remove(), db.engine.dispose()))
     with app.app_context():
         upgrade()
         logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -224,7 +226,9 @@ def write_pdfs(event, pdf_dir: str) -> list[str]:
     return written
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The command line; argv defaults to sys.argv[1:]. The tests call it in-process with their own argv
+    (and --database): a refusal raises SystemExit, as from the command line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=5)
@@ -239,7 +243,7 @@ def main() -> None:
     ap.add_argument("--pdf-dir", default=None, help="write every printable document here (printing feature)")
     ap.add_argument("--database", default=None, help="database URL (default: a fresh temporary SQLite file)")
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.players < 2 or args.rounds < 1:
         ap.error("need at least 2 players and 1 round")
     allowed = (4, 8) if args.mode == "duel" else (4, 7, 10, 13, 16, 40)

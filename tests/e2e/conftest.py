@@ -44,6 +44,20 @@ class LiveServer(str):
         return json.loads(self.run_script(script, *args).splitlines()[-1])
 
 
+# `flask --app wsgi COMMAND...` for each command in turn, in one process: each start of Python and the app
+# took 3-5 s, three times per module. An error or a non-zero exit stops it with that status.
+_FLASK_COMMANDS = """
+import json, sys
+from flask.cli import cli
+for args in json.loads(sys.argv[1]):
+    try:
+        cli.main(["--app", "wsgi", *args], prog_name="flask")
+    except SystemExit as e:
+        if e.code:
+            raise
+"""
+
+
 @contextlib.contextmanager
 def serve(tmp: Path, **extra_env):
     """The production server scripts/run starts (waitress), on a fresh SQLite database in `tmp` with the
@@ -52,11 +66,11 @@ def serve(tmp: Path, **extra_env):
            "FLASK_APP": "wsgi", "PYTHONUNBUFFERED": "1",
            "INSTANCE_PATH": str(tmp), **extra_env}
     env.pop("TEST_DATABASE_URL", None)
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
-    for args in (["db", "upgrade"], ["cards", "starter"]):
-        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
-    subprocess.run(flask + ["user", "create", "Olga", "--role", "organizer", "--password", STAFF_PASSWORD],
-                   env=env, cwd=REPO, check=True, capture_output=True)
+    commands = [["db", "upgrade"], ["cards", "starter"],
+                ["user", "create", "Olga", "--role", "organizer", "--password", STAFF_PASSWORD]]
+    out = subprocess.run([sys.executable, "-c", _FLASK_COMMANDS, json.dumps(commands)], env=env, cwd=REPO,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     port = _free_port()
     log = open(tmp / "server.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port)],
