@@ -16,6 +16,7 @@ def test_pages_and_api_answer_404_for_huge_ids(client, db, organizer, login, mak
     db.session.commit()
     login(organizer)
     for path in (f"/events/{HUGE}", f"/events/{HUGE}/standings", f"/events/{event.id}/rounds/{HUGE}",
+                 f"/events/{HUGE}/projector", f"/events/{event.id}/rounds/{HUGE}/projector",
                  f"/series/{HUGE}"):
         assert client.get(path).status_code == 404, path
     bearer = {"Authorization": f"Bearer {token}"}
