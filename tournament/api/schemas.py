@@ -6,9 +6,11 @@ from copy import copy
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import Field, create_model
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
+
+from ..web.api import Output
 
 from ..events.models import MODES, STATUSES
 from ..events.schemas import EventSettings
@@ -17,8 +19,7 @@ Count = Annotated[int, Field(ge=0)]
 Color = Literal["W", "U", "B", "R", "G"]
 
 
-class Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+Out = Output
 
 
 class Health(Out):

@@ -18,7 +18,7 @@ from ..events.schemas import (DECKLIST_TEXT, MAX_QUERY, MAX_SEARCH_RESULTS, Deck
                               EventCreate, EventUpdate, Notes, RegistrationCreate, RegistrationQuery, TOP_CUT_RULE)
 from ..web import error_response
 from ..web import openapi as generated
-from ..web.api import MAX_BODY_BYTES, bp, json_body, operation, optional_staff_user, parse, staff_user  # noqa: F401
+from ..web.api import MAX_BODY_BYTES, bp, json_body, operation, optional_staff_user, parse, staff_user, token  # noqa: F401
 from . import schemas as out
 from .serializers import deck_check_json, event_json, player_json, registration_json, registration_summary
 
@@ -47,11 +47,6 @@ def out_of_range(_e: OverflowError):
 
 
 # ----------------------------------------------------------------- loaders and policies of the API
-
-def token(rh) -> None:
-    """Staff routes: the bearer token's user (401 before anything else is looked up)."""
-    rh.staff = staff_user()
-
 
 def maybe_token(rh) -> None:
     """Public routes: staff when an Authorization header is sent (and then it must be valid), else None."""

@@ -9,7 +9,7 @@ from typing import Annotated
 import pydantic
 
 from ..timezones import as_utc
-from ..web.api import optional_staff_user, staff_user
+from ..web.api import by_token, optional_staff_user, staff_user
 from . import loading, operations as ops
 
 MAX_PAGE = 500
@@ -30,16 +30,8 @@ def shaped(model: type[pydantic.BaseModel], data: dict) -> pydantic.BaseModel:
     return model.model_validate(data)
 
 
-def staff(rh) -> bool:
-    """The event's staff (owner, co-organizers, judges), by their token: 401 without one, 403 for another event's."""
-    staff_user()
-    return loading.staff(rh)
-
-
-def organizers(rh) -> bool:
-    """The event's owner and co-organizers, by their token."""
-    staff_user()
-    return loading.organizers(rh)
+staff = by_token(loading.staff)              # 401 without a token, 403 for another event's staff
+organizers = by_token(loading.organizers)
 
 
 def token_user(rh) -> bool:

@@ -18,7 +18,7 @@ from pydantic import Field
 from ..errors import NotFound
 from ..extensions import db
 from ..rounds import operations as round_ops
-from ..web.api import bp, operation
+from ..web.api import Output, bp, operation
 from . import audit, loading, operations as ops
 from .api_access import MAX_PAGE, UtcDateTime, public, shaped, staff
 from .models import AuditEntry, Decklist
@@ -27,8 +27,7 @@ FORMAT = "edh-tournament-export"
 VERSION = 1
 
 
-class Out(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid")
+Out = Output
 
 
 class ExportEvent(Out):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from ..web.api import Input, Output
 
 from ..events.api_access import UtcDateTime
 from .operations import MAX_EXTENSION_MINUTES
@@ -17,13 +19,6 @@ ResultState = Optional[Literal["reported", "disputed", "confirmed"]]
 DrawKind = Literal["time", "intentional", "board"]
 
 
-class Input(BaseModel):
-    """A JSON body: strict (false is not 0, "3" is not 3), no unknown fields."""
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Output(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 # ----------------------------------------------------------------- input

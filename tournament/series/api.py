@@ -6,21 +6,17 @@ from __future__ import annotations
 from datetime import date as Date
 from typing import Annotated, Literal, Optional
 
-import pydantic
 from pydantic import Field
 
 from ..events.api_access import Page, UtcDateTime, page, shaped, token_user
-from ..web.api import bp, operation, optional_staff_user, staff_user
+from ..web.api import Input, Output, bp, by_token, operation, optional_staff_user
 from . import loading, operations as ops
 
 TAGS = ["series"]
 SERIES_URL = "/series/<int:series_id>"
 
 
-def owner(rh) -> bool:
-    """The series' organizer, by their token."""
-    staff_user()
-    return loading.owner(rh)
+owner = by_token(loading.owner)
 
 
 def public(rh) -> bool:
@@ -31,13 +27,7 @@ def public(rh) -> bool:
 Points = Annotated[int, Field(ge=0, le=9999)]
 
 
-class Input(pydantic.BaseModel):
-    """A JSON body: strict (false is not 0, "3" is not 3), no unknown fields."""
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
-
-
-class Out(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid")
+Out = Output
 
 
 class SeriesIn(Input):

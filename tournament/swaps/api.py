@@ -6,7 +6,7 @@ others) are all or nothing.
 from __future__ import annotations
 
 from ..events import loading
-from ..web.api import bp, operation, staff_user
+from ..web.api import bp, operation, token
 from . import operations as swaps
 from .schemas import StaffSwapState, StaffSwapSubmission, SwapState, SwapSubmission
 
@@ -16,11 +16,6 @@ EXAMPLE = {"pairs": [], "undo": []}
 REFUSALS = ("Refused (409) after the deadline, for the general, for a card not in the current main deck or "
             "sideboard, when the deck would not be legal, and for a game the table does not play (a pod plays one "
             "game: game 2 or 3 is refused). No pairs and no undo: nothing changes.")
-
-
-def token(rh) -> None:
-    """401 before the event and registration are looked up (404), before the policy (403)."""
-    rh.staff = staff_user()
 
 
 STAFF_REGISTRATION = (token, loading.event, loading.registration)

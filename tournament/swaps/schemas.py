@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from pydantic.json_schema import WithJsonSchema
+
+from ..web.api import Output
 
 from ..events.schemas import FILLED, TEXT, Body
 
@@ -16,8 +18,7 @@ Game = Annotated[int, Field(ge=GAMES[0], le=GAMES[1])]
 CardCounts = Annotated[dict[str, Annotated[int, Field(ge=1)]], Field(description="Card name -> count.")]
 
 
-class Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+Out = Output
 
 
 class Swap(Out):

@@ -104,6 +104,31 @@ def parse(model: type[pydantic.BaseModel], data: dict, what: str):
         raise Refused(f"{where}: {text}." if where else f"{text}.", field=name) from None
 
 
+class Input(pydantic.BaseModel):
+    """A JSON body: strict (false is not 0, "3" is not 3; 2.0 is 2, see whole_numbers), no unknown fields."""
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+
+class Output(pydantic.BaseModel):
+    """An answer's shape: exactly these fields (the document says additionalProperties: false)."""
+    model_config = pydantic.ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def token(rh) -> None:
+    """A loader for staff routes: the bearer token's user as rh.staff (401 before anything else is looked up)."""
+    rh.staff = staff_user()
+
+
+def by_token(policy):
+    """A page's policy for the API: the bearer token first (401), then the policy (403)."""
+    def check(rh) -> bool:
+        staff_user()
+        return policy(rh)
+    check.__name__ = f"{policy.__name__}_by_token"
+    check.__doc__ = f"{policy.__doc__} By their token."
+    return check
+
+
 # ----------------------------------------------------------------- reading a request
 
 def staff_user():

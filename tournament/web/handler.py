@@ -129,7 +129,6 @@ def handler(*, load: tuple[Loader, ...] | Loader = (), policy: Policy | None = N
                 return view(rh)
             except Refused as e:
                 return _render_refusal(rh, e, refused)
-        wrapped.rh_declaration = {"load": loaders, "policy": policy, "form": form, "refused": refused}
         return wrapped
     return decorate
 

@@ -124,8 +124,8 @@ def operation_entry(components: Components, declared, params: list[dict]) -> dic
     return entry
 
 
-def build(app, title: str, version: str, description: str, legacy: dict | None = None) -> dict:
-    """The document for every declared route of the API blueprint; `legacy`: paths still written by hand."""
+def build(app, title: str, version: str, description: str) -> dict:
+    """The document for every declared route of the API blueprint."""
     spec = APISpec(title=title, version=version, openapi_version="3.1.0",
                    info={"description": description}, servers=[{"url": "/api/v1"}],
                    security=[{"bearerAuth": []}])
@@ -150,10 +150,7 @@ def build(app, title: str, version: str, description: str, legacy: dict | None =
     _link(paths)
     for path, operations in paths.items():
         spec.path(path=path, operations=operations)
-    document = spec.to_dict()
-    if legacy:
-        _merge(document, legacy)
-    return document
+    return spec.to_dict()
 
 
 def _link(paths: dict) -> None:
@@ -171,14 +168,3 @@ def _link(paths: dict) -> None:
             parameters = {name: f"$request.path.{name}" for name in wanted if name in mine and name not in given}
             parameters.update(given)
             ok.setdefault("links", {})[target] = {"operationId": target, "parameters": parameters}
-
-
-def _merge(document: dict, legacy: dict) -> None:
-    """Paths and schemas still described by hand, where no declaration describes them."""
-    for path, item in legacy.get("paths", {}).items():
-        document["paths"].setdefault(path, item)
-    for kind, entries in legacy.get("components", {}).items():
-        for name, entry in entries.items():
-            document.setdefault("components", {}).setdefault(kind, {}).setdefault(name, entry)
-    seen = {t["name"] for t in document.get("tags", [])}
-    document.setdefault("tags", []).extend(t for t in legacy.get("tags", []) if t["name"] not in seen)
