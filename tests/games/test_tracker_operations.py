@@ -12,6 +12,8 @@ from tournament.games.models import TrackerEvent, TrackerGame
 from tournament.games.tracker import State, step
 from tournament.rounds import operations as rounds
 
+from tests.games.schemecards import scheme_list
+
 
 @pytest.fixture
 def started_round(db, make_event, make_player, judge):
@@ -28,8 +30,9 @@ def started_round(db, make_event, make_player, judge):
     return make
 
 
-def schemes(ongoing=()):
-    return [{"name": f"Scheme {i // 2}", "ongoing": f"Scheme {i // 2}" in ongoing} for i in range(20)]
+def pasted(cards):
+    """A scheme deck pasted at the table: 20 real scheme cards, two of each (ongoing ones first)."""
+    return {"source": "list", "text": scheme_list(cards["schemes"])}
 
 
 def test_four_player_game_with_general_damage_and_a_dungeon(db, started_round, judge):
@@ -74,17 +77,18 @@ def test_four_player_game_with_general_damage_and_a_dungeon(db, started_round, j
         games.apply_action(table, "life", {"player": a, "delta": 1}, user=judge)
 
 
-def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge):
+def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge, scheme_cards):
     event, regs, rnd = started_round()
     table = rnd.tables[0]
     seats = [s.registration_id for s in table.seats]
-    with pytest.raises(Refused, match="scheme deck"):
+    with pytest.raises(Refused, match="no scheme cards"):
         games.start_game(table, variant="archenemy", scheme_decks={}, user=judge)
-    decks = {p: schemes(ongoing=("Scheme 3",)) for p in seats}
-    state = games.start_game(table, variant="archenemy", scheme_decks=decks, seed=5, user=judge)
+    suggested = games.suggested_archenemy(table)
+    state = games.start_game(table, variant="archenemy", scheme_decks={suggested: pasted(scheme_cards)}, seed=5,
+                             user=judge)
     boss = state.setup.archenemy
     ranks = {row.player: row.rank for row in rounds.standings(event)}
-    assert boss == min(seats, key=lambda p: (ranks.get(p) or 10**9, seats.index(p)))   # nobody was one yet
+    assert boss == suggested == min(seats, key=lambda p: (ranks.get(p) or 10**9, seats.index(p)))  # nobody yet
     assert state.setup.players[0] == boss
     assert {p: q.life for p, q in state.players.items()} == {p: 40 if p == boss else 20 for p in seats}
     s = games.apply_action(table, "scheme", {"player": boss}, user=judge)
@@ -105,7 +109,9 @@ def test_archenemy_game_rotates_and_reports_the_team(db, started_round, judge):
     rnd2 = rounds.pair_next_round(event, judge, seed=2, override_decks=True)
     rounds.publish_round(rnd2, judge)
     db.session.commit()
-    s2 = games.start_game(rnd2.tables[0], variant="archenemy", scheme_decks=decks, user=judge)
+    boss2 = games.suggested_archenemy(rnd2.tables[0])
+    s2 = games.start_game(rnd2.tables[0], variant="archenemy", scheme_decks={boss2: {"source": "paper"}},
+                          user=judge)
     assert s2.setup.archenemy != boss
 
 
@@ -118,12 +124,13 @@ def test_who_may_use_the_tracker(db, started_round, make_player):
     assert db.session.execute(sa.select(TrackerEvent)).first() is None
 
 
-def test_archenemy_event_scores_the_team_win(db, started_round, judge, organizer):
+def test_archenemy_event_scores_the_team_win(db, started_round, judge, organizer, scheme_cards):
     event, regs, rnd = started_round(variant="archenemy", scoring_profile="survival", team_win_points=2)
     assert event.variant == "archenemy" and event.archenemy_win_points == 3 and event.team_win_points == 2
     table = rnd.tables[0]
     seats = [s.registration_id for s in table.seats]
-    state = games.start_game(table, scheme_decks={p: schemes() for p in seats}, seed=3, user=judge)
+    state = games.start_game(table, scheme_decks={games.suggested_archenemy(table): pasted(scheme_cards)}, seed=3,
+                             user=judge)
     assert state.setup.variant == "archenemy"            # the event's variant, not asked for
     boss = state.setup.archenemy
     assert table.archenemy_id == boss

@@ -76,10 +76,11 @@ def test_a_player_cannot_make_themselves_the_archenemy(db, client, make_event, m
     url = f"/p/{a.access_code}/tracker"
     for body in ({"action": "start", "variant": "archenemy", "archenemy": a.id},
                  {"action": "start", "archenemy": a.id},
-                 {"action": "start", "variant": "archenemy"},
-                 {"action": "start", "scheme_decks": {str(a.id): [{"name": "A Display of My Dark Power"}]}}):
+                 {"action": "start", "variant": "archenemy"}):
         r = client.post(url, json=body)
         assert r.status_code == 403 and "judge" in r.json["error"]["message"], body
+    r = client.post(url, json={"action": "start", "scheme_decks": {str(a.id): {"source": "paper"}}})
+    assert r.status_code == 400 and "Only an Archenemy game" in r.json["error"]["message"]  # a normal event
     assert count(db) == 0
     db.session.expire_all()
     assert db.session.get(type(table), table.id).archenemy_id is None

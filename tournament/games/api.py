@@ -14,8 +14,10 @@ from ..events import loading
 from ..events.api_access import staff
 from ..rounds import operations as round_ops
 from ..rounds.views import round_, table
-from ..web.api import bp, operation
+from ..web.api import bp, operation, parse
 from . import operations as ops
+from .archenemy import VARIANTS
+from .schemas import StartIn, start_settings
 from .tracker import MAX_DELTA
 from .views import _state_json
 
@@ -27,8 +29,8 @@ PlayerRef = Optional[int]
 
 
 class TrackerAction(pydantic.BaseModel):
-    """One tap. `start` takes variant, archenemy, seed, scheme_decks (staff: another variant, the archenemy, the
-    scheme decks); life: player, delta; general_damage: victim, owner, general, amount; cast / command_zone:
+    """One tap. `start` takes the fields of StartIn (POST .../tracker/start: variant, archenemy, seed,
+    scheme_decks); life: player, delta; general_damage: victim, owner, general, amount; cast / command_zone:
     owner, general; poison: player, delta; eliminate: player, reason; venture: player, dungeon, room,
     initiative; scheme / abandon: player, scheme; undo and end take nothing."""
     model_config = pydantic.ConfigDict(extra="forbid", strict=True)
@@ -44,10 +46,13 @@ class TrackerAction(pydantic.BaseModel):
     room: Optional[str] = Field(None, max_length=80)
     initiative: Optional[bool] = None
     scheme: Optional[str] = Field(None, max_length=150)
-    variant: Optional[str] = Field(None, min_length=1, max_length=20)
-    archenemy: Optional[int] = Field(None, ge=1, le=2147483647)
-    seed: Optional[int] = Field(None, ge=0, le=2**63 - 1)
-    scheme_decks: Optional[dict[str, list[dict[str, Any]]]] = Field(None, max_length=16)
+    variant: StartIn.model_fields["variant"].annotation = Field(None, description="start: see StartIn.")
+    archenemy: StartIn.model_fields["archenemy"].annotation = Field(None, ge=1, le=2147483647,
+                                                                    description="start: see StartIn.")
+    seed: StartIn.model_fields["seed"].annotation = Field(None, ge=0, le=2**63 - 1,
+                                                          description="start: see StartIn.")
+    scheme_decks: StartIn.model_fields["scheme_decks"].annotation = Field(None, max_length=16,
+                                                                          description="start: see StartIn.")
 
 
 class TrackerPlayer(pydantic.BaseModel):
@@ -55,6 +60,17 @@ class TrackerPlayer(pydantic.BaseModel):
     id: int
     name: str
     seat: int
+
+
+class StartChoices(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    variant: Literal[VARIANTS] = Field(description="The event's variant: the game's unless staff choose another.")
+    suggested_archenemy: Optional[int] = Field(description="The player archenemy least often in this event (then "
+                                                           "by standings): the archenemy unless staff choose.")
+    registered_schemes: dict[str, int] = Field(description="Registration id -> scheme cards in the registered "
+                                                           "decklist (0: paste a list or play them on paper).")
+    scheme_deck_min: int
+    scheme_max_copies: int
 
 
 class TrackerOut(pydantic.BaseModel):
@@ -65,19 +81,19 @@ class TrackerOut(pydantic.BaseModel):
     result_state: Optional[Literal["reported", "disputed", "confirmed"]]
     players: list[TrackerPlayer] = Field(description="In seat order.")
     state: Optional[dict[str, Any]] = Field(description="The game: turn order, each player's life, poison, "
-                                                        "generals (casts, tax), general damage, the summary, the "
-                                                        "latest log entries, seq; null before the game starts.")
+                                                        "generals (casts, tax), general damage, scheme decks "
+                                                        "(cards left, ongoing, paper), the summary, the latest "
+                                                        "log entries, seq; null before the game starts.")
+    setup: Optional[StartChoices] = Field(description="Before the game starts (else null): what the start "
+                                                      "offers.")
 
 
 def tap(t, body: TrackerAction, *, reg=None, user=None) -> dict:
     """The tracker page's action, from the API's body (the same operations, in the same way)."""
     payload = body.model_dump(exclude_unset=True, exclude_none=True, exclude={"action"})     # null: not given
     if body.action == "start":
-        unknown = set(payload) - {"variant", "archenemy", "seed", "scheme_decks"}
-        if unknown:
-            key = sorted(unknown)[0]
-            raise Refused(_("Unknown start setting %(key)s.", key=repr(key)), field=key)
-        ops.start_game(t, reg=reg, user=user, **payload)
+        start = parse(StartIn, payload, "start setting")
+        ops.start_game(t, reg=reg, user=user, **start_settings(start))
     elif body.action == "undo":
         ops.undo(t, reg=reg, user=user)
     elif body.action == "end":
@@ -130,3 +146,25 @@ def players_tracker_get(rh):
            example={"action": "life", "player": 1, "delta": -1})
 def players_tracker_act(rh):
     return tap(rh.table, rh.body, reg=rh.reg)
+
+
+@bp.post(TABLE_URL + "/start")
+@operation("tracker_start", "Start a table's game: the variant, the archenemy and the scheme decks (each the "
+           "registered list's schemes, a pasted list checked against the card data, or cards on paper).",
+           tags=TAGS, load=STAFF_TABLE, policy=staff, body=StartIn, body_required=False, response=TrackerOut,
+           errors="400 401 403 404 409 415",
+           example={"variant": "archenemy", "archenemy": 12,
+                    "scheme_decks": {"12": {"source": "list", "text": "2 Feed the Machine\n2 Know Naught but Fire"}}})
+def tracker_start(rh):
+    ops.start_game(rh.table, user=rh.user, **start_settings(rh.body))
+    return _state_json(rh.table)
+
+
+@bp.post("/players/<code>/tracker/start")
+@operation("players_tracker_start", "Start the game at the player's own table: the event's variant and the "
+           "suggested archenemy; the scheme decks may be given.", tags=TAGS, load=PLAYER_TABLE, public=True,
+           body=StartIn, body_required=False, response=TrackerOut, errors="400 403 404 409 415 429",
+           example={"scheme_decks": {"12": {"source": "paper"}}})
+def players_tracker_start(rh):
+    ops.start_game(rh.table, reg=rh.reg, **start_settings(rh.body))
+    return _state_json(rh.table)

@@ -33,6 +33,8 @@ from ..timezones import as_utc
 from ..rounds.models import GameTable, Round
 from . import archenemy as arch
 from .models import TrackerEvent, TrackerGame
+from ..web.api import parse
+from .schemas import SchemeDeckIn, StartIn
 from .tracker import Event, Setup, State, TrackerError, fold, new_state, step
 
 GENERAL_DAMAGE_WIN = "general_damage_win"
@@ -161,23 +163,63 @@ def _generals(reg: Registration) -> list[str]:
     return [str(n)[:80] for n in names][:2] or ["General"]
 
 
-def _scheme_cards(reg: Registration) -> list[dict]:
-    """The registered scheme deck, with each scheme's ongoing flag from the card database."""
-    deck = reg.deck
-    if deck is None:
-        return []
-    from ..cards.models import Card
+def _parsed_list(reg: Registration):
+    """The registered decklist as the parser reads it (None: no list)."""
     from ..decks.parser import parse_decklist
+    deck = reg.deck
+    if deck is None or not (deck.text or "").strip():
+        return None
     try:
-        parsed = parse_decklist(deck.text)
-    except Exception:  # noqa: BLE001 - an unreadable list simply has no scheme deck
-        return []
-    cards = []
-    for e in parsed.schemes:
-        card = db.session.execute(sa.select(Card).where(Card.name == e.name)).scalar()
-        type_line = str(getattr(card, "type_line", "") or "") if card is not None else ""
-        cards.extend({"name": e.name, "ongoing": "Ongoing" in type_line} for _i in range(e.count))
-    return cards
+        return parse_decklist(deck.text)
+    except (ValueError, TypeError):      # a list the parser refuses as a whole: it has no scheme deck
+        return None
+
+
+def _resolve(names) -> tuple[dict, dict[str, list[str]]]:
+    """The names' cards (one query) and did-you-mean names for the first few unknown ones."""
+    from ..cards.repository import DbCardPool
+    pool = DbCardPool()
+    cards = pool.resolve(names)
+    unknown = [n for n, card in cards.items() if card is None][:5]
+    return cards, {n: pool.suggest(n, 3) for n in unknown}
+
+
+def registered_scheme_list(reg: Registration) -> arch.SchemeList:
+    """The registered decklist's scheme cards (its "Schemes" section and scheme cards listed elsewhere)."""
+    parsed = _parsed_list(reg)
+    if parsed is None:
+        return arch.SchemeList([], [])
+    cards, _hints = _resolve(e.name for e in [*parsed.main, *parsed.sideboard, *parsed.schemes])
+    return arch.registered_schemes(parsed, cards)
+
+
+def registered_scheme_count(reg: Registration) -> int:
+    return sum(count for count, _name, _line in registered_scheme_list(reg).entries)
+
+
+def _scheme_deck(reg: Registration, given) -> tuple[str, list[dict]]:
+    """One holder's scheme deck (source, cards): as given (a SchemeDeckIn), else the registered list's; checked
+    against the card data and the Archenemy rules unless it was brought on paper."""
+    from ..decks.parser import parse_decklist
+    source = "registered" if given is None else given.source
+    if source == "paper":
+        return source, []
+    if source == "registered":
+        listed = registered_scheme_list(reg)
+        if not listed.entries:
+            raise Refused(_("%(name)s's registered decklist has no scheme cards: paste their scheme list, or "
+                            "choose \"scheme cards brought on paper\".", name=reg.name), field="scheme_decks")
+    else:
+        if not (given.text or "").strip():
+            raise Refused(_("Paste %(name)s's scheme list: one scheme card a line, like \"2 Feed the Machine\".",
+                            name=reg.name), field="scheme_decks")
+        listed = arch.read_scheme_list(parse_decklist(given.text))
+    cards, hints = _resolve(name for _count, name, _line in listed.entries)
+    deck, problems = arch.scheme_deck(listed, cards, hints)
+    if problems:
+        raise Refused(_("%(name)s's scheme deck: %(problems)s", name=reg.name,
+                        problems=" ".join(message_text(x) for x in problems[:12])), field="scheme_decks")
+    return source, deck
 
 
 def start_game(table: GameTable, *, variant: str | None = None, archenemy: int | None = None,
@@ -185,32 +227,34 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
                reg: Registration | None = None, user: User | None = None) -> State:
     """Set the table's game up: turn order, starting life, generals, tax kind, limits, scheme decks.
 
-    `variant` None (not given): the event's variant. An Archenemy game records its archenemy on the
-    table (GameTable.archenemy_id), which makes the standings score it as archenemy against team.
+    The input is a StartIn's (tournament.games.schemas): `variant` None (not given) is the event's;
+    `scheme_decks` maps a holder's registration id to a SchemeDeckIn (or its dict). An Archenemy game records
+    its archenemy on the table (GameTable.archenemy_id), which makes the standings score it as archenemy
+    against team; the log says where each scheme deck came from ("paper": not checked).
     """
+    start = parse(StartIn, {"variant": variant, "archenemy": archenemy, "seed": seed,
+                            "scheme_decks": _plain(scheme_decks)}, "start setting")
     actor, staff = _actor(table, reg, user)
-    variant = _start_variant(table, staff, variant, archenemy, scheme_decks)
+    variant = _start_variant(table, staff, start.variant, start.archenemy)
     if table.kind == "bye":
         raise Refused(_("A bye has no game to track."), status=409)
     round_ops.lock_table(table)
     _snap, started = _game(table, locked=True)
     if started is not None:
         raise Refused(_("This table's game has already started; undo or end it instead."), status=409)
-    if variant not in arch.VARIANTS:
-        raise Refused(_("Choose a variant: %(variants)s.", variants=", ".join(arch.VARIANTS)), field="variant")
     seats = [s.registration_id for s in table.seats]
     regs = {s.registration_id: s.registration for s in table.seats}
-    archenemy = _start_archenemy(table, seats, variant, archenemy)
-    seed = _start_seed(seed)
+    archenemy = _start_archenemy(table, seats, variant, start.archenemy)
+    seed = secrets.randbits(62) if start.seed is None else start.seed
     ruleset = get_ruleset(table.round.event.ruleset)
     order = arch.turn_order(seats, variant, archenemy, seed)
     life = arch.starting_life(seats, variant, archenemy, ruleset.starting_life or 40)
-    decks = _start_scheme_decks(variant, seats, archenemy, scheme_decks, regs, seed)
+    sources, decks = _start_scheme_decks(variant, seats, archenemy, start.scheme_decks or {}, regs, seed)
     setup = Setup(players=order, names={p: regs[p].name for p in seats},
                   generals={p: _generals(regs[p]) for p in seats}, life=life,
                   tax_kind=ruleset.general_tax_kind, tax_amount=ruleset.general_tax_amount or 2,
                   general_damage=ruleset.general_damage or 21, poison_threshold=ruleset.poison_threshold or 10,
-                  variant=variant, archenemy=archenemy, scheme_decks=decks)
+                  variant=variant, archenemy=archenemy, scheme_decks=decks, scheme_sources=sources)
     try:
         new_state(setup)
     except TrackerError as e:
@@ -218,66 +262,72 @@ def start_game(table: GameTable, *, variant: str | None = None, archenemy: int |
     return _record_start(table, setup, seed, actor)
 
 
-def _start_variant(table: GameTable, staff, variant: str | None, archenemy, scheme_decks) -> str:
-    """The game's variant: the event's unless staff choose another; only staff choose the archenemy or the
-    scheme decks."""
+def _plain(scheme_decks):
+    """scheme_decks as StartIn reads it: SchemeDeckIn models (an operation's caller) as their dicts."""
+    if not isinstance(scheme_decks, dict):
+        return scheme_decks
+    return {str(k): v.model_dump() if isinstance(v, SchemeDeckIn) else v for k, v in scheme_decks.items()}
+
+
+def suggested_archenemy(table: GameTable) -> int | None:
+    """The archenemy the tracker suggests: the player archenemy least often in this event, then by standings."""
+    seats = [s.registration_id for s in table.seats]
+    if not seats:
+        return None
+    counts = archenemy_counts(table)
+    ranks = {row.player: row.rank for row in round_ops.standings(table.round.event)}
+    return arch.choose_archenemy([arch.Candidate(p, counts.get(p, 0), ranks.get(p, 0)) for p in seats])
+
+
+def start_choices(table: GameTable) -> dict:
+    """What the tracker's start offers before the game: the event's variant, the suggested archenemy, and how
+    many scheme cards each player's registered decklist holds (0: paste a list or play them on paper)."""
+    return {"variant": TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal"),
+            "suggested_archenemy": suggested_archenemy(table),
+            "registered_schemes": {str(s.registration_id): registered_scheme_count(s.registration)
+                                   for s in table.seats},
+            "scheme_deck_min": arch.SCHEME_MIN, "scheme_max_copies": arch.SCHEME_MAX_COPIES}
+
+
+def _start_variant(table: GameTable, staff, variant: str | None, archenemy) -> str:
+    """The game's variant: the event's unless staff choose another; only staff choose the archenemy (players
+    at the table may give the scheme decks)."""
     event_variant = TRACKER_VARIANTS.get(table.round.event.variant or "none", "normal")
-    if not staff and (archenemy is not None or scheme_decks is not None
-                      or variant not in (None, event_variant)):
-        raise Refused(_("Only a judge or the organizer may choose another variant, the archenemy or the scheme "
-                        "decks; start the game with the event's rules, or ask a judge."), status=403,
+    if not staff and (archenemy is not None or variant not in (None, event_variant)):
+        raise Refused(_("Only a judge or the organizer may choose another variant or the archenemy; start the "
+                        "game with the event's rules and the suggested archenemy, or ask a judge."), status=403,
                       field="archenemy")
     return event_variant if variant is None else variant
 
 
 def _start_archenemy(table: GameTable, seats: list[int], variant: str, archenemy) -> int | None:
-    """The archenemy of an Archenemy game: the one chosen (a player at the table), else the player who has
-    been archenemy least often in the event (then by standings); None for other variants."""
-    if archenemy is not None and (not isinstance(archenemy, int) or isinstance(archenemy, bool)
-                                  or archenemy not in seats):
+    """The archenemy of an Archenemy game: the one chosen (a player at the table), else the suggested one;
+    None for other variants."""
+    if archenemy is not None and archenemy not in seats:
         raise Refused(_("The archenemy must be one of the players at this table."), field="archenemy")
     if variant != "archenemy":
         return None
-    if archenemy is None:
-        counts = archenemy_counts(table)
-        ranks = {row.player: row.rank for row in round_ops.standings(table.round.event)}
-        archenemy = arch.choose_archenemy([arch.Candidate(p, counts.get(p, 0), ranks.get(p, 0)) for p in seats])
-    return archenemy
+    return suggested_archenemy(table) if archenemy is None else archenemy
 
 
-def _start_seed(seed) -> int:
-    """The seed of the game's turn order and scheme shuffles: the one given, else a fresh random one."""
-    seed = secrets.randbits(62) if seed is None else seed
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise Refused(_("The seed must be a whole number."), field="seed")
-    return seed
-
-
-def _start_scheme_decks(variant: str, seats: list[int], archenemy: int | None, scheme_decks,
-                        regs: dict[int, Registration], seed: int) -> dict[int, list[dict]]:
-    """The shuffled scheme deck of each player who has one (the archenemy; everyone in a rumble): the one
-    given, else the registered decklist's schemes; each checked against the Archenemy rules."""
-    decks: dict[int, list[dict]] = {}
+def _start_scheme_decks(variant: str, seats: list[int], archenemy: int | None, given: dict,
+                        regs: dict[int, Registration], seed: int) -> tuple[dict[int, str], dict[int, list[dict]]]:
+    """Each holder's scheme deck (the archenemy; everyone in a Rumble): its source and its cards shuffled."""
     if variant == "normal":
-        return decks
+        if given:
+            raise Refused(_("Only an Archenemy game or a Supervillain Rumble has scheme decks."),
+                          field="scheme_decks")
+        return {}, {}
     holders = seats if variant == "rumble" else [archenemy]
-    given = scheme_decks or {}
-    if not isinstance(given, dict):
-        raise Refused(_("Scheme decks must map a player to a list of schemes."), field="scheme_decks")
+    for key in given:
+        if not key.isdigit() or int(key) not in holders:
+            raise Refused(_("A scheme deck is for the archenemy (every player in a Supervillain Rumble); "
+                            "%(key)s is not one at this table.", key=repr(key[:20])), field="scheme_decks")
+    sources, decks = {}, {}
     for p in holders:
-        cards = given.get(p, given.get(str(p)))
-        if cards is None:
-            cards = _scheme_cards(regs[p])
-        if (not isinstance(cards, list) or len(cards) > 200
-                or not all(isinstance(c, dict) and isinstance(c.get("name"), str) and len(c["name"]) <= 150
-                           for c in cards)):
-            raise Refused(_("A scheme deck is a list of {\"name\", \"ongoing\"} schemes."), field="scheme_decks")
-        problems = arch.check_scheme_deck([c["name"] for c in cards])
-        if problems:
-            raise Refused(_("%(name)s's scheme deck: %(problems)s", name=regs[p].name,
-                            problems=" ".join(message_text(x) for x in problems)), field="scheme_decks")
+        sources[p], cards = _scheme_deck(regs[p], given.get(str(p)))
         decks[p] = arch.deal_scheme_deck(cards, seed + p).library
-    return decks
+    return sources, decks
 
 
 def _record_start(table: GameTable, setup: Setup, seed: int, actor: str) -> State:
@@ -293,7 +343,9 @@ def _record_start(table: GameTable, setup: Setup, seed: int, actor: str) -> Stat
     table.archenemy_id = setup.archenemy if setup.variant == "archenemy" else None
     db.session.flush()
     log(table.round.event, actor, "tracker.start", round=table.round.number, table=table.number,
-        variant=setup.variant, archenemy=setup.archenemy)
+        variant=setup.variant, archenemy=setup.archenemy,
+        scheme_decks={str(p): {"source": source, "cards": len(setup.scheme_decks.get(p) or []),
+                               "checked": source != "paper"} for p, source in setup.scheme_sources.items()})
     return state
 
 

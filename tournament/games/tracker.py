@@ -55,10 +55,11 @@ class Setup:
     variant: str = "normal"                          # normal | archenemy | rumble
     archenemy: int | None = None
     scheme_decks: dict[int, list[dict]] = field(default_factory=dict)   # dealt order, top first
+    scheme_sources: dict[int, str] = field(default_factory=dict)       # archenemy.SCHEME_SOURCES, per holder
 
     def to_json(self) -> dict:
         d = asdict(self)
-        for key in ("names", "generals", "life", "scheme_decks"):
+        for key in ("names", "generals", "life", "scheme_decks", "scheme_sources"):
             d[key] = {str(k): v for k, v in d[key].items()}
         return d
 
@@ -66,7 +67,7 @@ class Setup:
     def from_json(cls, d: dict) -> "Setup":
         known = set(cls.__dataclass_fields__)
         d = {k: v for k, v in d.items() if k in known}      # extra keys (the seed) are kept in the log only
-        for key in ("names", "generals", "life", "scheme_decks"):
+        for key in ("names", "generals", "life", "scheme_decks", "scheme_sources"):
             d[key] = {int(k): v for k, v in (d.get(key) or {}).items()}
         return cls(**d)
 
@@ -123,7 +124,8 @@ class State:
                 "schemes": None if p.schemes is None else {
                     "library": [dict(c) for c in p.schemes.library],
                     "ongoing": [dict(c) for c in p.schemes.ongoing],
-                    "last": dict(p.schemes.last) if p.schemes.last is not None else None},
+                    "last": dict(p.schemes.last) if p.schemes.last is not None else None,
+                    "paper": p.schemes.paper},
             })
         return {"v": SNAPSHOT_VERSION, "setup": self.setup.to_json(), "players": players,
                 "general_damage": [[v, o, i, n] for (v, o, i), n in self.general_damage.items()],
@@ -148,7 +150,7 @@ class State:
                     dungeon=Progress(dg["dungeon"], dg["room"], list(dg["completed"]), list(dg["path"])),
                     schemes=None if sc is None else arch.SchemeDeck(
                         [dict(c) for c in sc["library"]], [dict(c) for c in sc["ongoing"]],
-                        dict(sc["last"]) if sc["last"] is not None else None))
+                        dict(sc["last"]) if sc["last"] is not None else None, bool(sc.get("paper"))))
             return cls(setup=Setup.from_json(d["setup"]), players=players,
                        general_damage={(v, o, i): n for v, o, i, n in d["general_damage"]},
                        eliminations=[list(g) for g in d["eliminations"]], ended=d["ended"], seq=d["seq"],
@@ -221,6 +223,7 @@ class State:
                             if room else [],
                             "completed": list(d.completed)},
                 "schemes": p.schemes.to_json() if p.schemes else None,
+                "scheme_source": s.scheme_sources.get(pid),
             })
         damage = [{"victim": v, "owner": o, "general": i, "damage": n}
                   for (v, o, i), n in sorted(self.general_damage.items())]
@@ -298,9 +301,13 @@ def new_state(setup: Setup) -> State:
     for pid in setup.players:
         generals = list(setup.generals.get(pid) or ["General"])
         deck = setup.scheme_decks.get(pid)
+        if setup.scheme_sources.get(pid) == "paper":
+            schemes = arch.SchemeDeck(paper=True)
+        else:
+            schemes = arch.SchemeDeck(library=[dict(c) for c in deck]) if deck else None
         players[pid] = PlayerState(id=pid, name=setup.names.get(pid, f"Player {pid}"), life=setup.life.get(pid, 40),
                                    generals=generals, casts=[0] * len(generals), counters=[0] * len(generals),
-                                   schemes=arch.SchemeDeck(library=[dict(c) for c in deck]) if deck else None)
+                                   schemes=schemes)
     return State(setup=setup, players=players)
 
 

@@ -14,13 +14,14 @@ from ..events import loading as event_loading
 from ..rounds.views import TABLE as TABLE_LOADERS
 from ..web import error_response, json_error
 from ..auth.access import staff_required
+from ..web.api import parse, whole_numbers
 from ..web.handler import handler
 from . import loading, operations as ops
+from .schemas import StartIn, start_settings
 
 bp = Blueprint("games", __name__)
 
 TABLE = "/events/<int:event_id>/rounds/<int:number>/tables/<int:table_number>/tracker"
-START_SETTINGS = ("variant", "archenemy", "seed", "scheme_decks")
 
 
 def _state_json(table):
@@ -28,7 +29,8 @@ def _state_json(table):
     return {"table": table.number, "round": table.round.number, "kind": table.kind,
             "result_state": table.result_state,
             "players": [{"id": s.registration_id, "name": s.registration.name, "seat": s.seat} for s in table.seats],
-            "state": state.to_json() if state is not None else None}
+            "state": state.to_json() if state is not None else None,
+            "setup": ops.start_choices(table) if state is None and table.kind != "bye" else None}
 
 
 def _wants_state() -> bool:
@@ -61,10 +63,8 @@ def _run(rh, *, reg=None, user=None):
     action = body.get("action")
     payload = {k: v for k, v in body.items() if k != "action"}
     if action == "start":
-        for key in payload:
-            if key not in START_SETTINGS:
-                raise Refused(_("Unknown start setting %(key)s.", key=repr(str(key)[:40])), field=str(key)[:40])
-        ops.start_game(table, reg=reg, user=user, **payload)
+        start = parse(StartIn, whole_numbers(payload), "start setting")      # the API's start reads it too
+        ops.start_game(table, reg=reg, user=user, **start_settings(start))
     elif action == "undo":
         ops.undo(table, reg=reg, user=user)
     elif action == "end":
