@@ -36,6 +36,7 @@
     schemes_left: "Schemes left %(count)s",
     set_scheme_in_motion: "Set scheme in motion",
     abandon_scheme: "Abandon %(scheme)s",
+    schemes_on_paper: "Scheme deck on paper (not checked): set schemes in motion at the table.",
     general_damage_taken: "General damage taken (%(limit)s from one general is lethal):",
     end_game_confirm: "End the game and send the survivors as the table's result?"
   };
@@ -139,7 +140,9 @@
       }
       dg.appendChild(el("span", tr("dungeons_completed", {count: p.dungeon.completed.length})));
       d.appendChild(dg);
-      if (p.schemes) {
+      if (p.schemes && p.schemes.paper) {
+        d.appendChild(el("p", tr("schemes_on_paper"), "hint"));
+      } else if (p.schemes) {
         var sc = el("div", null, "row");
         sc.appendChild(el("span", p.schemes.last
           ? tr("schemes_left_last", {count: p.schemes.cards_left, last: p.schemes.last})
@@ -186,8 +189,42 @@
     });
   }
 
+  /* Before the start: the archenemy's scheme deck (every player's in a Supervillain Rumble), each from the
+     registered list, a pasted list or paper; only staff choose the variant and the archenemy. */
+  var staff = root.getAttribute("data-staff") === "yes";
+  var variantSelect = document.getElementById("tracker-variant");
+  var archenemySelect = document.getElementById("tracker-archenemy");
+  function holders() {
+    var v = variantSelect.value;
+    if (v === "rumble") { return data.players.map(function (p) { return String(p.id); }); }
+    return v === "archenemy" ? [archenemySelect.value] : [];
+  }
+  function showSetup() {
+    var held = holders();
+    document.getElementById("tracker-archenemy-row").hidden = variantSelect.value !== "archenemy";
+    document.getElementById("tracker-scheme-help").hidden = held.length === 0;
+    Array.prototype.forEach.call(document.querySelectorAll("fieldset.scheme-deck"), function (f) {
+      f.hidden = held.indexOf(f.getAttribute("data-player")) < 0;
+    });
+  }
+  variantSelect.addEventListener("change", showSetup);
+  archenemySelect.addEventListener("change", showSetup);
+  showSetup();
   document.getElementById("tracker-start").addEventListener("click", function () {
-    send({action: "start", variant: document.getElementById("tracker-variant").value});
+    var body = {action: "start"};
+    if (staff) {
+      body.variant = variantSelect.value;
+      if (body.variant === "archenemy") { body.archenemy = parseInt(archenemySelect.value, 10); }
+    }
+    var decks = {};
+    holders().forEach(function (id) {
+      var picked = document.querySelector('input[name="scheme-source-' + id + '"]:checked');
+      if (!picked) { return; }
+      decks[id] = {source: picked.value};
+      if (picked.value === "list") { decks[id].text = document.getElementById("scheme-text-" + id).value; }
+    });
+    if (Object.keys(decks).length) { body.scheme_decks = decks; }
+    send(body);
   });
   document.getElementById("tracker-undo").addEventListener("click", function () { send({action: "undo"}); });
   document.getElementById("tracker-end").addEventListener("click", function () {

@@ -148,6 +148,7 @@ JS_TEXTS = {
     "schemes_left_last": N_("Schemes left %(count)s; last: %(last)s"),
     "set_scheme_in_motion": N_("Set scheme in motion"),
     "abandon_scheme": N_("Abandon %(scheme)s"),
+    "schemes_on_paper": N_("Scheme deck on paper (not checked): set schemes in motion at the table."),
     "general_damage_taken": N_("General damage taken (%(limit)s from one general is lethal):"),
     "end_game_confirm": N_("End the game and send the survivors as the table's result?"),
 }

@@ -17,6 +17,7 @@ from ..auth.access import staff_required
 from ..web.api import parse, whole_numbers
 from ..web.handler import handler
 from . import loading, operations as ops
+from .archenemy import SCHEME_LIST_CHARS
 from .schemas import StartIn, start_settings
 
 bp = Blueprint("games", __name__)
@@ -74,9 +75,10 @@ def _run(rh, *, reg=None, user=None):
     return jsonify(_state_json(table))
 
 
-def _page(table, post_url, back_url, who):
+def _page(table, post_url, back_url, who, staff=False):
     return render_template("games/tracker.html", table=table, event=table.round.event,
-                           data=_state_json(table), post_url=post_url, back_url=back_url, who=who)
+                           data=_state_json(table), post_url=post_url, back_url=back_url, who=who, staff=staff,
+                           scheme_list_chars=SCHEME_LIST_CHARS)
 
 
 @bp.route(TABLE, methods=["GET", "POST"])
@@ -88,7 +90,7 @@ def table_tracker(rh):
     if _wants_state():
         return jsonify(_state_json(rh.table))
     return _page(rh.table, request.path, url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number),
-                 rh.user.name)
+                 rh.user.name, staff=True)
 
 
 @bp.route("/p/<code>/tracker", methods=["GET", "POST"])
