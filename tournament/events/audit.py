@@ -77,6 +77,11 @@ LEGAL_DECK = N_("submitted the decklist of %(player)s (legal)")
 STAFF_AS = {"judge": N_("added %(staff)s to the staff as judge"),
             "organizer": N_("added %(staff)s to the staff as organizer")}
 NO_FIELDS = N_("changed the settings: nothing")
+# A tracker start's archenemy and where each scheme deck came from (games.archenemy.SCHEME_SOURCES).
+TRACKER_ARCHENEMY = N_("archenemy: %(player)s")
+SCHEME_DECK_FROM = {"registered": N_("scheme deck of %(player)s: the registered decklist's (%(cards)s cards)"),
+                    "list": N_("scheme deck of %(player)s: a pasted list (%(cards)s cards, checked)"),
+                    "paper": N_("scheme deck of %(player)s: scheme cards on paper, not checked")}
 
 # The event settings as "changed the settings: …" lists them (the stored field names, in words).
 SETTING_WORDS = {
@@ -184,9 +189,25 @@ def sentence(entry: AuditEntry, names: dict[int, str]) -> str:
             count = details.get(PLURAL_BY[entry.action])
             count = count if isinstance(count, int) else 0
             return get_translations().ngettext(*text, count) % _Missing(values)
+        if entry.action == "tracker.start":
+            return listed([_(text) % _Missing(values), *_tracker_start(details, names)])
         return _(text) % _Missing(values)
     except (ValueError, TypeError, KeyError):
         return _(label).lower()
+
+
+def _tracker_start(details: dict, names: dict[int, str]) -> list[str]:
+    """An Archenemy start's archenemy and each scheme deck's source, in words."""
+    words = []
+    if isinstance(details.get("archenemy"), int):
+        words.append(_(TRACKER_ARCHENEMY, player=names.get(details["archenemy"]) or _("a player")))
+    decks = details.get("scheme_decks")
+    for player, deck in (decks.items() if isinstance(decks, dict) else ()):
+        source = deck.get("source") if isinstance(deck, dict) else None
+        if source in SCHEME_DECK_FROM:
+            who = names.get(int(player)) if str(player).isdigit() else None
+            words.append(_(SCHEME_DECK_FROM[source], player=who or _("a player"), cards=deck.get("cards", "?")))
+    return words
 
 
 class _Missing(dict):
