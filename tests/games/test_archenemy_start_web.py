@@ -134,6 +134,8 @@ def test_bad_scheme_lists_are_refused_and_nothing_is_stored(db, client, login, m
         ("x" * 20_001, "The scheme list is 20,001 characters; paste at most 20,000"),
         ("Feed the Machine\n" * 300, "The list has 300 cards; a scheme deck here holds at most 200."),
         ("   ", "Paste Player"),
+        ("2 Feed the Machine\x00\n" * 20, "scheme list cannot be read"),
+        ("\x01\x02\x03\x04" * 50, "scheme list cannot be read"),
     ]
     for text, expected in cases:
         r = start(text)
@@ -141,6 +143,7 @@ def test_bad_scheme_lists_are_refused_and_nothing_is_stored(db, client, login, m
         assert r.json["error"]["field"] == "scheme_decks"
     for deck, expected in (({str(seats[1]): {"source": "paper"}}, "is not one at this table"),
                            ({"x": {"source": "paper"}}, "is not one at this table"),
+                           ({"²": {"source": "paper"}}, "is not one at this table"),
                            ({str(boss): {"source": "dice"}}, "scheme_decks"),
                            ({str(boss): {"source": "list", "text": 5}}, "must be text"),
                            ({str(boss): [{"name": "Feed the Machine", "ongoing": False}]}, "scheme_decks")):

@@ -205,7 +205,7 @@ def _tracker_start(details: dict, names: dict[int, str]) -> list[str]:
     for player, deck in (decks.items() if isinstance(decks, dict) else ()):
         source = deck.get("source") if isinstance(deck, dict) else None
         if source in SCHEME_DECK_FROM:
-            who = names.get(int(player)) if str(player).isdigit() else None
+            who = names.get(int(player)) if str(player).isascii() and str(player).isdigit() else None
             words.append(_(SCHEME_DECK_FROM[source], player=who or _("a player"), cards=deck.get("cards", "?")))
     return words
 

@@ -200,6 +200,7 @@ def registered_scheme_count(reg: Registration) -> int:
 def _scheme_deck(reg: Registration, given) -> tuple[str, list[dict]]:
     """One holder's scheme deck (source, cards): as given (a SchemeDeckIn), else the registered list's; checked
     against the card data and the Archenemy rules unless it was brought on paper."""
+    from ..decks.domain import DeckInputError
     from ..decks.parser import parse_decklist
     source = "registered" if given is None else given.source
     if source == "paper":
@@ -213,7 +214,11 @@ def _scheme_deck(reg: Registration, given) -> tuple[str, list[dict]]:
         if not (given.text or "").strip():
             raise Refused(_("Paste %(name)s's scheme list: one scheme card a line, like \"2 Feed the Machine\".",
                             name=reg.name), field="scheme_decks")
-        listed = arch.read_scheme_list(parse_decklist(given.text))
+        try:
+            listed = arch.read_scheme_list(parse_decklist(given.text))
+        except DeckInputError as e:          # binary, control characters: not a list of names at all
+            raise Refused(_("%(name)s's scheme list cannot be read: %(problem)s", name=reg.name,
+                            problem=message_text(e.text or str(e))), field="scheme_decks") from None
     cards, hints = _resolve(name for _count, name, _line in listed.entries)
     deck, problems = arch.scheme_deck(listed, cards, hints)
     if problems:
@@ -320,7 +325,7 @@ def _start_scheme_decks(variant: str, seats: list[int], archenemy: int | None, g
         return {}, {}
     holders = seats if variant == "rumble" else [archenemy]
     for key in given:
-        if not key.isdigit() or int(key) not in holders:
+        if not (key.isascii() and key.isdigit() and len(key) <= 10) or int(key) not in holders:
             raise Refused(_("A scheme deck is for the archenemy (every player in a Supervillain Rumble); "
                             "%(key)s is not one at this table.", key=repr(key[:20])), field="scheme_decks")
     sources, decks = {}, {}
