@@ -38,7 +38,7 @@ def test_a_player_starts_a_rumble_with_scheme_decks_but_not_another_archenemy(ap
     code = {r.id: r.access_code for r in regs}
     url = f"/players/{code[seats[0]]}/tracker/start"
     refused(api.post(url, json={"variant": "archenemy", "archenemy": seats[0]}), 403)
-    decks = {str(p): {"source": "paper"} for p in seats[:3]}
+    decks = {str(p): {"source": "paper", "text": None} for p in seats[:3]}        # text null: none given
     refused(api.post(url, json={"scheme_decks": decks}), 400, message="Player", field="scheme_decks")  # the 4th
     decks[str(seats[3])] = {"source": "list", "text": scheme_list(scheme_cards["schemes"])}
     refused(api.post(f"/players/NOPE/tracker/start", json={"scheme_decks": decks}), 404)

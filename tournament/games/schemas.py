@@ -32,10 +32,9 @@ class SchemeDeckIn(Input):
     with `text`), both checked against the card data (scheme cards only, at least 20, at most two of a name),
     or the scheme cards the player brought on paper ("paper": not checked, and the event log says so)."""
     source: Literal[SCHEME_SOURCES] = Field(description="registered, list or paper.")
-    text: Annotated[Optional[str], BeforeValidator(_scheme_text), Field(
-        None, max_length=SCHEME_LIST_CHARS,
-        description="source list: the scheme cards, one a line (\"2 Feed the Machine\", \"1x Know Naught but "
-                    "Fire\" or just the name).")]
+    text: Annotated[Optional[Annotated[str, Field(max_length=SCHEME_LIST_CHARS)]], BeforeValidator(_scheme_text),
+                    Field(description="source list: the scheme cards, one a line (\"2 Feed the Machine\", \"1x "
+                                      "Know Naught but Fire\" or just the name).")] = None
 
 
 class StartIn(Input):
