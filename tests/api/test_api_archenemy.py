@@ -41,7 +41,7 @@ def test_a_player_starts_a_rumble_with_scheme_decks_but_not_another_archenemy(ap
     decks = {str(p): {"source": "paper", "text": None} for p in seats[:3]}        # text null: none given
     refused(api.post(url, json={"scheme_decks": decks}), 400, message="Player", field="scheme_decks")  # the 4th
     decks[str(seats[3])] = {"source": "list", "text": scheme_list(scheme_cards["schemes"])}
-    refused(api.post(f"/players/NOPE/tracker/start", json={"scheme_decks": decks}), 404)
+    refused(api.post("/players/NOPE/tracker/start", json={"scheme_decks": decks}), 404)
     state = api.post(url, json={"scheme_decks": decks}).get_json()["state"]
     assert state["variant"] == "rumble" and all(p["life"] == 40 for p in state["players"])
     sources = {p["id"]: p["scheme_source"] for p in state["players"]}
