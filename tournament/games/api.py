@@ -3,6 +3,7 @@ undo, end), staff by token at any table, a player by their access code at their 
 The same operations as the tracker page (tournament.games.operations)."""
 from __future__ import annotations
 
+from copy import copy
 from typing import Any, Literal, Optional
 
 import pydantic
@@ -46,13 +47,11 @@ class TrackerAction(pydantic.BaseModel):
     room: Optional[str] = Field(None, max_length=80)
     initiative: Optional[bool] = None
     scheme: Optional[str] = Field(None, max_length=150)
-    variant: StartIn.model_fields["variant"].annotation = Field(None, description="start: see StartIn.")
-    archenemy: StartIn.model_fields["archenemy"].annotation = Field(None, ge=1, le=2147483647,
-                                                                    description="start: see StartIn.")
-    seed: StartIn.model_fields["seed"].annotation = Field(None, ge=0, le=2**63 - 1,
-                                                          description="start: see StartIn.")
-    scheme_decks: StartIn.model_fields["scheme_decks"].annotation = Field(None, max_length=16,
-                                                                          description="start: see StartIn.")
+    # start: StartIn's own fields (declared there once; `tap` parses the start with StartIn itself)
+    variant: StartIn.model_fields["variant"].annotation = copy(StartIn.model_fields["variant"])
+    archenemy: StartIn.model_fields["archenemy"].annotation = copy(StartIn.model_fields["archenemy"])
+    seed: StartIn.model_fields["seed"].annotation = copy(StartIn.model_fields["seed"])
+    scheme_decks: StartIn.model_fields["scheme_decks"].annotation = copy(StartIn.model_fields["scheme_decks"])
 
 
 class TrackerPlayer(pydantic.BaseModel):

@@ -32,8 +32,8 @@ from ..rounds import operations as round_ops
 from ..timezones import as_utc
 from ..rounds.models import GameTable, Round
 from . import archenemy as arch
-from .models import TrackerEvent, TrackerGame
 from ..web.api import parse
+from .models import TrackerEvent, TrackerGame
 from .schemas import SchemeDeckIn, StartIn
 from .tracker import Event, Setup, State, TrackerError, fold, new_state, step
 
@@ -175,12 +175,12 @@ def _parsed_list(reg: Registration):
         return None
 
 
-def _resolve(names) -> tuple[dict, dict[str, list[str]]]:
-    """The names' cards (one query) and did-you-mean names for the first few unknown ones."""
+def _resolve(names, suggest: bool = True) -> tuple[dict, dict[str, list[str]]]:
+    """The names' cards (one query) and, with `suggest`, did-you-mean names for the first few unknown ones."""
     from ..cards.repository import DbCardPool
     pool = DbCardPool()
     cards = pool.resolve(names)
-    unknown = [n for n, card in cards.items() if card is None][:5]
+    unknown = [n for n, card in cards.items() if card is None][:5] if suggest else []
     return cards, {n: pool.suggest(n, 3) for n in unknown}
 
 
@@ -189,7 +189,7 @@ def registered_scheme_list(reg: Registration) -> arch.SchemeList:
     parsed = _parsed_list(reg)
     if parsed is None:
         return arch.SchemeList([], [])
-    cards, _hints = _resolve(e.name for e in [*parsed.main, *parsed.sideboard, *parsed.schemes])
+    cards, _hints = _resolve((e.name for e in [*parsed.main, *parsed.sideboard, *parsed.schemes]), suggest=False)
     return arch.registered_schemes(parsed, cards)
 
 
