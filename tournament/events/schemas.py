@@ -359,7 +359,8 @@ class EventSettings(Body):
     planned_rounds: whole(PLANNED_ROUNDS, _l("The number of rounds"),
                           "Shown as \"round 2 of 5\"; null: decided as it goes.", null=True) = None
     variant: choice(VARIANTS, _l("The variant"), "The event's game variant; the table tracker starts games in it "
-                    "unless told otherwise.") = None
+                    "unless told otherwise (the archenemy and each scheme deck are given at the table: "
+                    "tracker_start).") = None
     archenemy_win_points: whole(POINTS, _l("Archenemy win points"), "Archenemy games: the archenemy's points when "
                                 "alive at the end with every team member out (default 3).") = None
     team_win_points: whole(POINTS, _l("Team win points"), "Archenemy games: each team member's points, eliminated "
