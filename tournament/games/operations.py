@@ -223,7 +223,8 @@ def _scheme_deck(reg: Registration, given) -> tuple[str, list[dict]]:
     deck, problems = arch.scheme_deck(listed, cards, hints)
     if problems:
         raise Refused(_("%(name)s's scheme deck: %(problems)s", name=reg.name,
-                        problems=" ".join(message_text(x) for x in problems[:12])), field="scheme_decks")
+                        problems="\n" + "\n".join(message_text(x) for x in problems[:12])),
+                      field="scheme_decks")           # a problem a line (the tracker shows them so)
     return source, deck
 
 
