@@ -117,7 +117,13 @@ def test_organizer_players_and_desk(live_server, browser_factory):
     box.send_keys(codes["Šárka Dvořáková"].lower(), Keys.ENTER)          # a code typed by hand
     wait(staff).until(lambda b: "Already checked in: Šárka Dvořáková" in b.find_element(By.ID, "desk-status").text)
     assert counter(staff, "checked_in") == "2"
+    tap_in_row(staff, "bobby", "Drop")                   # asks first: cancelled, nobody is dropped
+    alert = wait(staff).until(EC.alert_is_present())
+    assert alert.text == "Drop <b>Bobby</b> Tables from the event?"
+    alert.dismiss()
+    assert counter(staff, "dropped") == "0"
     tap_in_row(staff, "bobby", "Drop")
+    wait(staff).until(EC.alert_is_present()).accept()
     wait(staff).until(lambda b: counter(b, "dropped") == "1")
     assert counter(staff, "registered") == "3"
     assert counter(staff, "checked_in") == "2"
