@@ -44,7 +44,14 @@ def desk_search(browser, text):
     box = browser.find_element(By.ID, "desk-q")
     box.clear()
     box.send_keys(text)
-    wait(browser).until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#desk-results .desk-row")) == 1)
+
+    def found(b):          # the one row of this search (not the row an earlier answer left there)
+        try:
+            rows = b.find_elements(By.CSS_SELECTOR, "#desk-results .desk-row")
+            return len(rows) == 1 and text.casefold() in rows[0].text.casefold()
+        except StaleElementReferenceException:
+            return False
+    wait(browser).until(found)
     return browser.find_element(By.CSS_SELECTOR, "#desk-results .desk-row")
 
 
