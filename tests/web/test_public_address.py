@@ -162,3 +162,18 @@ def test_api_links_and_the_address_setting(client, db, make_event, make_player, 
                     json={"public_url": "http://192.168.1.20"}), 403)
     assert api.put(f"/events/{event.id}/public-address", token=token, json={"public_url": None}).get_json() == \
         {"public_url": None, "address": None}
+
+
+def test_the_command_line_prints_from_the_events_address_too(runner, db, make_event, make_player, judge, tmp_path):
+    from tests.printing.pdf_helpers import pdf_text
+    from tournament.events import operations as ops
+    event = make_event()
+    make_player(event, "Ada")
+    out = tmp_path / "poster.pdf"
+    refused_run = runner.invoke(args=["print", "poster", "--event", str(event.id), "-o", str(out)])
+    assert refused_run.exit_code != 0 and "address phones open" in refused_run.output
+    ops.set_public_address(event, judge, "http://192.168.1.20:5000")
+    db.session.commit()
+    result = runner.invoke(args=["print", "poster", "--event", str(event.id), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"http://192.168.1.20:5000/events/{event.id}/register" in pdf_text(out.read_bytes())
