@@ -149,3 +149,20 @@ def test_a_finished_round_says_so_instead_of_a_clock(client, db, login, make_rou
     assert "Round finished" in projector
     phone = client.get(f"/p/{regs[0].access_code}").get_data(as_text=True)
     assert "time is up" not in phone
+
+
+def test_one_tables_slip_from_the_command_line(runner, pods_event, tmp_path):
+    rnd = rounds.get_round(pods_event, 2)
+    names = {r.id: r.name for r in pods_event.registrations}
+    table = next(t for t in rnd.tables if t.kind == "pod" and t.number == 1)
+    out = tmp_path / "slip.pdf"
+    result = runner.invoke(args=["print", "result-slips", "--event", str(pods_event.id), "--round", "2",
+                                 "--table", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    flat = squash(pdf_text(out.read_bytes()))
+    seated = {names[s.registration_id] for s in table.seats}
+    assert all(squash(n) in flat for n in seated)
+    assert not any(squash(n) in flat for n in set(names.values()) - seated)
+    bad = runner.invoke(args=["print", "result-slips", "--event", str(pods_event.id), "--round", "2",
+                              "--table", "x", "-o", str(out)])
+    assert bad.exit_code != 0 and "whole number" in bad.output
