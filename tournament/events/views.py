@@ -21,11 +21,10 @@ from ..decks.messages import colour_words
 from ..decks.rulesets import get_ruleset
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
-from ..web import EXPIRED, error_response, json_error, json_fields, json_request, polled, whole_number
 from ..errors import Refused
+from ..web import EXPIRED, error_response, json_error, json_fields, json_request, links, polled, whole_number
 from ..web.handler import FormRefused, handler
 from . import audit, loading, operations as ops
-from ..web import links
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, RenameForm, StaffForm, uploaded)
 
