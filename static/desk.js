@@ -32,6 +32,9 @@
     undo_check_in: "Undo check-in",
     check_in: "Check in",
     drop: "Drop",
+    confirm_drop: "Drop %(name)s from the event?",
+    receipt: "Receipt",
+    rename_or_code: "Rename or new code",
     undrop: "Undrop",
     notes: "Notes",
     save_notes: "Save notes",
@@ -118,10 +121,19 @@
       buttons.appendChild(r.checked_in
         ? actionForm(r, "checkin/undo", tr("undo_check_in"), "big")
         : actionForm(r, "checkin", tr("check_in"), "big primary"));
-      buttons.appendChild(actionForm(r, "drop", tr("drop"), "big danger"));
+      var dropForm = actionForm(r, "drop", tr("drop"), "big danger");
+      dropForm.setAttribute("data-confirm", tr("confirm_drop", {name: r.name}));
+      buttons.appendChild(dropForm);
     } else {
       buttons.appendChild(actionForm(r, "drop/undo", tr("undrop"), "big"));
     }
+    [[r.receipt_url, "button receipt-link", "receipt"], [r.manage_url, "button manage-link", "rename_or_code"]]
+      .forEach(function (link) {
+        if (!link[0]) return;
+        var a = el("a", link[1], tr(link[2]));
+        a.href = link[0];
+        buttons.appendChild(a);
+      });
     li.appendChild(buttons);
 
     var details = el("details", "notes");

@@ -28,6 +28,16 @@
       return fill(text, params);
     };
   };
+  /* A form with data-confirm ("Finish the event", "Drop", "New access code") asks first; cancelling sends
+     nothing. Capturing: it runs before any other script's submit handler (desk.js's fetch). */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-print], [data-back]");
     if (!target) return;

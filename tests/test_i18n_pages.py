@@ -40,6 +40,7 @@ def _visible(html: str) -> str:
 def pages(app, db, make_event, make_player, judge, organizer, starter_cards):
     """Every HTML page of a running pods event (round 1 started), its series, and the staff's own pages."""
     from tournament.series import operations as series_ops
+    app.config["DETECTED_URL"] = "http://192.168.1.20:5000"     # the receipt shows its QR code (tournament.serve)
     event = make_event(name="Sobota EDH", sideboard_enabled=True, scoring_profile="democratic")
     players = [make_player(event, f"Hráč {i}", decklist=KENRITH if i == 0 else None) for i in range(8)]
     for reg in players:

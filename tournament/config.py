@@ -38,6 +38,7 @@ class Config:
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
+    DETECTED_URL: str | None = None   # found by tournament.serve at start (the LAN address); PUBLIC_URL wins
     REDIS_URL: str | None = None      # shared rendered pages and rate-limit counters for every worker
     RATE_LIMITS: dict = {}            # overrides of tournament.web.throttle.DEFAULT_LIMITS, e.g. {"login": "3/minute"}
     DECKLIST_CAP_PER_EVENT = 5000     # decklist submissions from players an event keeps
@@ -51,6 +52,8 @@ class Config:
             out["SECRET_KEY"] = key
         if public := os.environ.get("PUBLIC_URL"):
             out["PUBLIC_URL"] = public.rstrip("/")
+        if detected := os.environ.get("DETECTED_URL"):
+            out["DETECTED_URL"] = detected.rstrip("/")
         if redis_url := os.environ.get("REDIS_URL"):
             out["REDIS_URL"] = redis_url
         if os.environ.get("RATELIMIT_ENABLED", "").lower() in ("0", "false", "no"):

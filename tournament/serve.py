@@ -4,7 +4,7 @@
 
 `--lan` listens on every interface, prints the laptop's LAN addresses and a
 QR code of the player URL in the terminal, and uses that URL for every player
-link and QR code unless PUBLIC_URL is set. The Flask development server stays
+link and QR code unless PUBLIC_URL is set or an event's print page sets another. The Flask development server stays
 available as `flask run`, for development only.
 """
 from __future__ import annotations
@@ -72,17 +72,28 @@ def public_url_for(args, addresses: list[str]) -> str | None:
     return None
 
 
+def detected_url(host: str, port: int) -> str:
+    """Where this server listens, as a link: the address phones would open when nothing better is known (a
+    loopback one is refused on paper, tournament.web.links)."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     addresses = lan_addresses() if (args.lan or host in ("0.0.0.0", "::")) else []
-    public = public_url_for(args, addresses)
-    if public:
-        os.environ["PUBLIC_URL"] = public
+    public = public_url_for(args, addresses) or detected_url(host, args.port)
+    if not os.environ.get("PUBLIC_URL"):
+        os.environ["DETECTED_URL"] = public         # an event's print page may set another (PUBLIC_URL: nobody)
     print(f"Serving on http://{host}:{args.port} with waitress ({args.workers} worker"
           f"{'s' if args.workers != 1 else ''} x {args.threads} threads).", flush=True)
-    if public:
+    if os.environ.get("PUBLIC_URL"):
         print(f"Players' links and QR codes use {public}", flush=True)
+    else:
+        print(f"Players' links and QR codes use {public} (found at start; change it on an event's print page "
+              "or set PUBLIC_URL)", flush=True)
     for a in addresses:
         print(f"  on this network: http://{a}:{args.port}", flush=True)
     if args.lan and public:

@@ -20,6 +20,7 @@ app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
     event = ev.create_event(olga, {"name": "CSP Night", "ruleset": "edh-2010"})
+    ev.set_public_address(event, olga, "http://192.168.1.20:5000")     # the receipt shows its QR code
     regs = [ev.register_player(event, {"name": f"Player {i}"}, user=olga) for i in range(1, 5)]
     ev.submit_decklist(regs[0], b"Commander\n1 Kenrith, the Returned King\nDeck\n1 Sol Ring\n98 Plains", user=olga)
     for r in regs:
@@ -45,6 +46,8 @@ def test_pages_run_under_the_policy(live_server, browser_factory):
                  f"/events/{event}/register", "/"):
         phone.get(live_server + path)
         assert violations(phone) == [], path
+        if path.endswith("/receipt"):
+            assert phone.find_elements(By.CSS_SELECTOR, "#receipt .qr svg"), path      # the whole receipt
     phone.get(f"{live_server}/p/{code}")
     WebDriverWait(phone, 10).until(lambda b: b.execute_script("return document.readyState") == "complete")
     bar = phone.find_elements(By.CSS_SELECTOR, "table.curve td.bar rect")

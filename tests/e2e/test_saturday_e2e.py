@@ -18,6 +18,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support import expected_conditions as EC
 
 from tests.e2e.conftest import STAFF_PASSWORD
 
@@ -379,6 +380,7 @@ def test_finish_the_event(live_server, olga):
     olga.get(f"{live_server}/events/{event}/rounds")
     wait_text(olga, "#planned-done", "The planned round is played: finish the event to make the results final.")
     button(olga, "Finish the event").click()
+    WebDriverWait(olga, 10).until(EC.alert_is_present()).accept()       # it asks first
     wait(olga, lambda: olga.current_url.endswith(f"/events/{event}/standings"))
     assert "The event has finished: the results are final and these are the final standings." in flash(olga)
     assert text_of(olga, "h1").startswith("Final standings")

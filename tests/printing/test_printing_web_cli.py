@@ -78,7 +78,7 @@ def test_the_qr_poster_points_phones_at_the_public_address(app, client, pods_eve
     from pdf_helpers import pdf_text
     login(organizer)
     refused = client.get(f"/events/{pods_event.id}/print/poster.pdf")
-    assert refused.status_code == 409 and b"which only this computer can open" in refused.data   # no PUBLIC_URL yet
+    assert refused.status_code == 409 and b"need the address phones open" in refused.data   # no address yet
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
     r = client.get(f"/events/{pods_event.id}/print/poster.pdf")
     assert r.status_code == 200 and r.mimetype == "application/pdf"

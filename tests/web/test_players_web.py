@@ -63,8 +63,8 @@ def test_registration_form_and_success(client, db, make_event, starter_cards):
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert "You are registered." in page
     assert f'id="access-code">{reg.access_code}<' in page
-    assert f"http://localhost/p/{reg.access_code}" in page
-    assert "<svg" in page and "<path" in page          # the QR code, inline
+    assert f'href="/p/{reg.access_code}" class="player-link">/p/{reg.access_code}<' in page   # no address: the path
+    assert "http://localhost" not in page              # never the request's Host
     assert f'href="/p/{reg.access_code}/receipt"' in page
     assert "山田太郎" in page and "Shop" in page
 
@@ -79,14 +79,15 @@ def test_names_in_any_script(client, db, make_event, name):
     assert str(escape(name)) in client.get(f"/p/{reg.access_code}").get_data(as_text=True)
 
 
-def test_receipt_is_printable_with_code_link_and_qr(client, db, make_event, make_player):
+def test_receipt_is_printable_with_code_link_and_qr(app, client, db, make_event, make_player):
+    app.config["DETECTED_URL"] = "http://192.168.1.20:5000"        # found at start (tournament.serve)
     event = make_event(name="Cup <2>")
     reg = make_player(event, SCRIPT_NAME)
     response = client.get(f"/p/{reg.access_code}/receipt")
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     assert f'class="access-code big">{reg.access_code}<' in page
-    assert f"http://localhost/p/{reg.access_code}" in page
+    assert f"http://192.168.1.20:5000/p/{reg.access_code}" in page
     assert re.search(r"<svg[^>]*viewBox", page) and "<path" in page
     assert "Cup &lt;2&gt;" in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page and "<script>alert" not in page

@@ -742,7 +742,7 @@ def test_duel_top_cut_button(client, db, make_event, make_player, judge, login):
         events.check_in(reg, judge)
     db.session.commit()
     rnd = published_round(client, login, judge, event, db)
-    assert "Pair the top cut" in page_of(client.get(f"/events/{event.id}/rounds"))
+    assert "Pair the top cut" not in page_of(client.get(f"/events/{event.id}/rounds"))   # only once it can apply
     response = client.post(f"/events/{event.id}/rounds/top-cut")
     assert response.status_code == 409 and "Finish the current round" in page_of(response)
     for t in rnd.tables:
@@ -750,6 +750,7 @@ def test_duel_top_cut_button(client, db, make_event, make_player, judge, login):
         assert client.post(f"/events/{event.id}/rounds/1/tables/{t.number}/result",
                            data={f"t{t.number}-game1": a, f"t{t.number}-game2": a}).status_code == 302
     act(client, event, "finish")
+    assert "Pair the top cut" in page_of(client.get(f"/events/{event.id}/rounds"))
     response = client.post(f"/events/{event.id}/rounds/top-cut")
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/events/{event.id}/rounds/2")
     cut = round_of(db, event, 2)

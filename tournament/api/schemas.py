@@ -146,6 +146,12 @@ class PlayerRegistration(_Registration):
     event: EventBrief
 
 
+class EventAddress(Out):
+    public_url: str | None = Field(description="The address staff set for this event; null: none set.")
+    address: str | None = Field(description="The address links and QR codes use now (PUBLIC_URL, else the one "
+                                            "set, else the one found at start); null: none is known.")
+
+
 class RegistrationSearch(Out):
     event_id: int
     query: str

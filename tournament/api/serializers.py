@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 
-from flask import current_app, url_for
+from flask import current_app
 
 from ..events.models import Decklist, Event, Registration
-from ..events.operations import deadline_passed
+from ..events.operations import deadline_passed, public_base
+from ..web import links
 
 # The web page a player's link opens (their receipt's QR code); "page" is null
 # if the web layer does not define it.
@@ -105,11 +106,14 @@ def deck_check_json(deck: Decklist | None) -> dict | None:
     }
 
 
-def player_links(code: str) -> dict:
+def player_links(code: str, event: Event | None = None) -> dict:
+    """From the event's address (tournament.web.links), never the request's Host; the path alone when none is
+    known."""
+    start = public_base(event) if event is not None else links.base()
     page = None
     if PLAYER_PAGE_ENDPOINT in current_app.view_functions:
-        page = url_for(PLAYER_PAGE_ENDPOINT, code=code, _external=True)
-    return {"page": page, "api": url_for("api.player_get", code=code, _external=True)}
+        page = links.external(start, PLAYER_PAGE_ENDPOINT, code=code)
+    return {"page": page, "api": links.external(start, "api.player_get", code=code)}
 
 
 def registration_summary(reg: Registration) -> dict:
@@ -136,7 +140,7 @@ def registration_summary(reg: Registration) -> dict:
 def registration_json(reg: Registration) -> dict:
     """Everything staff see about one registration, with the latest deck check."""
     out = registration_summary(reg)
-    out["links"] = player_links(reg.access_code)
+    out["links"] = player_links(reg.access_code, reg.event)
     out["decklist"] = reg.deck.text if reg.deck is not None else None
     out["deck"] = deck_check_json(reg.deck)
     return out

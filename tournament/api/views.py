@@ -15,7 +15,8 @@ from ..decks.parser import MAX_BYTES as MAX_DECKLIST_BYTES, first_control_line
 from ..errors import Refused
 from ..events import loading, operations as ops
 from ..events.schemas import (DECKLIST_TEXT, MAX_QUERY, MAX_SEARCH_RESULTS, DecklistSubmission, EventCopy,  # noqa: F401
-                              EventCreate, EventUpdate, Notes, RegistrationCreate, RegistrationQuery, TOP_CUT_RULE)
+                              EventCreate, EventUpdate, Notes, PublicAddress, RegistrationCreate, RegistrationQuery,
+                              RegistrationRename, TOP_CUT_RULE)
 from ..web import error_response
 from ..web import openapi as generated
 from ..web.api import MAX_BODY_BYTES, bp, json_body, operation, optional_staff_user, parse, staff_user, token  # noqa: F401
@@ -227,6 +228,39 @@ bp.add_url_rule(f"{REGISTRATION}/drop", "registration_drop_undo", methods=["DELE
 def registration_notes(rh):
     ops.set_notes(rh.reg, rh.staff, rh.body.notes)
     return registration_json(rh.reg)
+
+
+RENAME_SAME_NAME = ("Another player of this event is called %(name)s. If this is a different person with the same "
+                    "name, send \"same_name_ok\": true.")
+
+
+@bp.put(f"{REGISTRATION}/name")
+@operation("registrations_rename", "Correct a player's name: pages and printouts show the new one at once; the log "
+           "keeps the old and the new.", tags=["registrations"], load=STAFF_REGISTRATION, policy=loading.staff,
+           body=RegistrationRename, response=out.Registration, errors=f"{BODY_ERRORS} 401 403 404 409",
+           example={"name": "Šárka Dvořáková"})
+def registration_rename(rh):
+    ops.rename(rh.reg, rh.staff, rh.body.name, rh.body.same_name_ok, same_name_message=RENAME_SAME_NAME)
+    return registration_json(rh.reg)
+
+
+@bp.post(f"{REGISTRATION}/access-code")
+@operation("registrations_newCode", "Give the player a new access code: the old one opens nothing from now on "
+           "(logged); hand them a new receipt (links.page).", tags=["registrations"], load=STAFF_REGISTRATION,
+           policy=loading.staff, response=out.Registration, errors="401 403 404")
+def registration_new_code(rh):
+    ops.replace_access_code(rh.reg, rh.staff)
+    return registration_json(rh.reg)
+
+
+@bp.put(f"{EVENT}/public-address")
+@operation("events_publicAddress", "Set the address phones open, for the event's links and QR codes (receipts, "
+           "the poster); null: the address the server found at start.", tags=["events"], load=STAFF_EVENT,
+           policy=loading.staff, body=PublicAddress, response=out.EventAddress,
+           errors=f"{BODY_ERRORS} 401 403 404 409", example={"public_url": "http://192.168.1.20:5000"})
+def event_public_address(rh):
+    ops.set_public_address(rh.event, rh.staff, rh.body.public_url)
+    return {"public_url": rh.event.public_url, "address": ops.public_base(rh.event)}
 
 
 # ----------------------------------------------------------------- decklists (staff and players)

@@ -31,6 +31,10 @@ ACTIONS = {
     "event.staff.add": (N_("Staff changed"), N_("added %(staff)s to the staff as %(role)s")),
     "event.staff.remove": (N_("Staff changed"), N_("removed %(staff)s from the staff")),
     "registration.create": (N_("Registrations"), N_("registered %(player)s")),
+    "registration.rename": (N_("Registrations"), N_("renamed %(old_name)s to %(new_name)s")),
+    "registration.new_code": (N_("Registrations"), N_("gave %(player)s a new access code (the old one no longer "
+                                                      "works)")),
+    "event.public_url": (N_("Settings changed"), N_("set the address phones open to %(address)s")),
     "players.import": (N_("Registrations"), _n("imported %(count)s players", "imported %(count)s players")),
     "decklist.submit": (N_("Decklists"), N_("submitted the decklist of %(player)s (not legal)")),
     "checkin": (N_("Check-ins"), N_("checked in %(player)s")),
@@ -82,6 +86,7 @@ TRACKER_ARCHENEMY = N_("archenemy: %(player)s")
 SCHEME_DECK_FROM = {"registered": N_("scheme deck of %(player)s: the registered decklist's (%(cards)s cards)"),
                     "list": N_("scheme deck of %(player)s: a pasted list (%(cards)s cards, checked)"),
                     "paper": N_("scheme deck of %(player)s: scheme cards on paper, not checked")}
+DETECTED_ADDRESS = N_("went back to the address phones open that the server found at start")
 
 # The event settings as "changed the settings: …" lists them (the stored field names, in words).
 SETTING_WORDS = {
@@ -184,6 +189,8 @@ def sentence(entry: AuditEntry, names: dict[int, str]) -> str:
         text = STAFF_AS[details["role"]]
     elif entry.action == "event.update" and not fields:
         text = NO_FIELDS
+    elif entry.action == "event.public_url" and not details.get("address"):
+        text = DETECTED_ADDRESS
     try:
         if isinstance(text, tuple):
             count = details.get(PLURAL_BY[entry.action])

@@ -289,6 +289,19 @@ class NotesForm(Form):
     q = StringField()
 
 
+class RenameForm(Form):
+    """The desk corrects a player's name (tournament.events.schemas.RegistrationRename declares it)."""
+    name = text(_l("Name"), 100, _l("The name may be at most 100 characters."),
+                required=_l("Type the player's name."))
+    same_name_ok = BooleanField(_l("This is a different person with the same name"))
+
+
+class AddressForm(Form):
+    """The address phones open (tournament.web.links.clean_address reads it)."""
+    public_url = StringField(_l("The address phones open"),
+                             validators=[Length(max=200, message=_l("The address may be at most 200 characters."))])
+
+
 STAFF_ROLE_LABELS = {"judge": _l("Judge (desk, rounds, results)"),
                      "organizer": _l("Co-organizer (also settings and staff)")}
 

@@ -66,6 +66,7 @@ class Event(db.Model):
     series_id = sa.Column(sa.Integer, sa.ForeignKey("series.id", ondelete="SET NULL"), nullable=True,
                           index=True)                                           # a league this event counts in
     standings_seed = sa.Column(sa.BigInteger, nullable=False, default=0)           # the last tiebreaker's order
+    public_url = sa.Column(sa.String(200), nullable=True)     # the address phones open (print page); NULL: detected
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
 
     organizer = db.relationship("User")

@@ -21,7 +21,7 @@ from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
 from .. import signals
-from ..web import throttle
+from ..web import links, throttle
 from ..errors import Forbidden, NotFound, Refused
 from ..extensions import db
 from ..web.lifecycle import changed, state_version
@@ -433,6 +433,66 @@ def drop_self(reg: Registration, confirmed: bool) -> Registration:
     reg.dropped_at = utcnow()
     log(reg.event, f"player:{reg.id}", "drop", registration=reg.id, by="the player")
     return reg
+
+
+def rename(reg: Registration, user: User, name, same_name_ok: bool = False,
+           same_name_message: str | None = None) -> Registration:
+    """Correct a player's name (the desk's most common fix): every page and printout shows the new one at once,
+    the log keeps the old and the new. A name another player of the event has is refused until the desk says it
+    is a different person (`same_name_ok`), as at registration. The same name again changes and logs nothing."""
+    require_staff(user, reg.event)
+    _locked(reg)
+    name = clean_text(name, "name", _("The name"), 100, required=True)
+    if name == reg.name:
+        return reg
+    if not same_name_ok:
+        _lock_name(reg.event, name)
+        if db.session.execute(sa.select(Registration.id).where(
+                Registration.event_id == reg.event_id, Registration.id != reg.id,
+                Registration.search_key == name_key(name))).first():
+            raise Refused(same_name_message % {"name": name} if same_name_message else
+                          _("Another player of this event is called %(name)s. If this is a different person with "
+                            "the same name, tick the box and save again.", name=name), status=409,
+                          field="same_name_ok")
+    old = reg.name
+    reg.name = name
+    reg.search_key = name_key(name)
+    log(reg.event, actor_name(user), "registration.rename", registration=reg.id, old_name=old, new_name=name)
+    return reg
+
+
+def replace_access_code(reg: Registration, user: User) -> Registration:
+    """A new access code for a player whose receipt was seen or lost: the old code opens nothing from this
+    moment (no page, no result, no decklist change); the log says who replaced it and when, never a code."""
+    require_staff(user, reg.event)
+    _locked(reg)
+    code = new_access_code()
+    while code == reg.access_code or db.session.execute(
+            sa.select(Registration.id).where(Registration.access_code == code)).first():
+        code = new_access_code()
+    reg.access_code = code
+    db.session.flush()
+    log(reg.event, actor_name(user), "registration.new_code", registration=reg.id)
+    return reg
+
+
+def public_base(event: Event) -> str | None:
+    """The address the event's links and QR codes start with (tournament.web.links.base)."""
+    return links.base(event.public_url)
+
+
+def set_public_address(event: Event, user: User, value) -> str | None:
+    """Staff set the address phones open, for this event's links and QR codes; empty: back to the address found
+    at start. Refused while the server's PUBLIC_URL decides it."""
+    require_staff(user, event)
+    if links.configured():
+        raise Refused(_("This server's configuration (PUBLIC_URL) sets the address: %(url)s. Change it there.",
+                        url=links.configured()), status=409, field="public_url")
+    address = links.clean_address(value)
+    if address != event.public_url:
+        event.public_url = address
+        log(event, actor_name(user), "event.public_url", address=address or "")
+    return address
 
 
 def set_notes(reg: Registration, user: User, notes) -> Registration:

@@ -500,3 +500,29 @@ class RegistrationQuery(BaseModel):
                 raise Refused(f"{name} must be a whole number from {lo} to {hi}.", field=name)
             data[name] = number
         return {k: v for k, v in data.items() if k in ("q", "limit", "offset")}
+
+
+# ----------------------------------------------------------------- corrections at the desk
+
+NAME_LENGTH = 100
+
+
+class RegistrationRename(Body):
+    """A player's name corrected (the desk's most common fix); pages and printouts show it at once, the log keeps
+    the old and the new. The same name as another player of the event is refused (409) unless `same_name_ok`."""
+    what: ClassVar[str] = "rename"
+    name: line(NAME_LENGTH, _l("The name"), required=True, description="Any script; trimmed.")
+    same_name_ok: Annotated[bool, _checked(lambda v, f: _bool(v, f, str(_l("The same-name box")))), Field(
+        description="Another player of the event has this name and this is a different person.")] = False
+    missing: ClassVar[dict[str, Any]] = {"name": _l("Type the player's name.")}
+
+
+class PublicAddress(Body):
+    """The address phones open, for the event's links and QR codes (receipts, the poster); null or "": the address
+    the server found when it started. Refused (409) while the server's PUBLIC_URL sets it."""
+    what: ClassVar[str] = "address"
+    public_url: Annotated[str | None, WithJsonSchema({
+        "type": ["string", "null"], "maxLength": 200, "pattern": LINE,
+        "description": "http(s)://host[:port], e.g. http://192.168.1.20:5000; not a loopback or unspecified "
+                       "address (127.0.0.1, 2130706433, [::1], localhost, 0.0.0.0)."})] = None
+    missing: ClassVar[dict[str, Any]] = {"public_url": "Send {\"public_url\": \"http://192.168.1.20:5000\"}."}

@@ -21,11 +21,12 @@ from ..decks.messages import colour_words
 from ..decks.rulesets import get_ruleset
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
-from ..web import EXPIRED, error_response, json_error, json_fields, json_request, polled, whole_number
+from ..errors import Refused
+from ..web import EXPIRED, error_response, json_error, json_fields, json_request, links, polled, whole_number
 from ..web.handler import FormRefused, handler
 from . import audit, loading, operations as ops
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
-                    EventForm, NotesForm, RegistrationForm, StaffForm, uploaded)
+                    EventForm, NotesForm, RegistrationForm, RenameForm, StaffForm, uploaded)
 
 bp = Blueprint("events", __name__)
 
@@ -68,7 +69,13 @@ def qr_svg(data: str) -> Markup:
 
 
 def player_url(reg) -> str:
-    return url_for("events.player_page", code=reg.access_code, _external=True)
+    """The player's link from the event's address (tournament.web.links), never the request's Host."""
+    return links.external(ops.public_base(reg.event), "events.player_page", code=reg.access_code)
+
+
+def receipt_url(reg) -> str:
+    """The printable receipt of this registration (for the desk's links)."""
+    return url_for("events.receipt", code=reg.access_code)
 
 
 def desk_query() -> str:
@@ -81,7 +88,9 @@ def desk_row(reg, deck: dict) -> dict:
     return {"id": reg.id, "name": reg.name, "access_code": reg.access_code, "player_id": reg.player_id,
             "checked_in": reg.checked_in_at is not None, "dropped": reg.dropped_at is not None,
             "deck_status": deck["status"], "deck_errors": deck["errors"], "late": bool(reg.late),
-            "notes": reg.notes or "", "bracket_flag": bracket_flag(reg.declared_bracket, deck.get("bracket"))}
+            "notes": reg.notes or "", "bracket_flag": bracket_flag(reg.declared_bracket, deck.get("bracket")),
+            "receipt_url": receipt_url(reg),
+            "manage_url": url_for("events.registration_page", event_id=reg.event_id, registration_id=reg.id)}
 
 
 def bracket_flag(declared: int | None, floor: int | None) -> str:
@@ -213,7 +222,7 @@ def _dashboard(event, late_form=None, status=200):
         counters=ops.event_counters(event), registrations=regs, decks=ops.deck_overview(regs),
         late_form=late_form or RegistrationForm(formdata=None),
         can_edit=ops.may_manage(g.user, event),
-        register_url=url_for("events.register", event_id=event.id, _external=True),
+        register_url=links.external(ops.public_base(event), "events.register", event_id=event.id),
         deadline_passed=ops.deadline_passed(event)), status
 
 
@@ -289,7 +298,7 @@ def _player_page(reg, form=None, status=200):
     return render_template(
         "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
-        dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url),
+        dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url) if ops.public_base(event) else "",
         colour_words=colour_words(deck.result.get("color_identity", [])) if deck else "",
         welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status
 
@@ -411,11 +420,63 @@ def player_deck(rh):
     return redirect(url_for("events.player_page", code=reg.access_code) + "#check")
 
 
+NO_RECEIPT_QR = _l("This receipt cannot be printed yet: the address phones open is not set, so its QR code would "
+                   "lead nowhere. Your access code still opens your page; ask at the desk.")
+
+
 @bp.get("/p/<code>/receipt")
 @handler(load=loading.player)
 def receipt(rh):
+    """One player's receipt: refused like the printed receipts when its QR code could only lead to this computer
+    (or nowhere), with what to do for staff, and for a player."""
+    start = ops.public_base(rh.event)
+    if ops.staff_for(rh.user, rh.event) is not None:
+        links.reachable_or_refuse(start)
+    elif not links.reachable(start):
+        raise Refused(str(NO_RECEIPT_QR), status=409)
     url = player_url(rh.reg)
     return render_template("players/receipt.html", reg=rh.reg, event=rh.event, player_url=url, qr=qr_svg(url))
+
+
+# ----------------------------------------------------------------- one registration at the desk: rename, new code
+
+def _registration_page(rh, status=200, form=None):
+    reg = rh.reg
+    if form is None:
+        form = RenameForm(formdata=None)
+        form.name.data = reg.name
+    return render_template("events/registration.html", event=rh.event, reg=reg, form=form,
+                           action_form=ActionForm(formdata=None), receipt_url=receipt_url(reg)), status
+
+
+@bp.get("/events/<int:event_id>/registrations/<int:registration_id>")
+@staff_required
+@handler(load=REGISTRATION, policy=loading.staff)
+def registration_page(rh):
+    """A player's corrections at the desk: the name, a new access code, the receipt."""
+    return _registration_page(rh)
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/rename")
+@staff_required
+@handler(load=REGISTRATION, policy=loading.staff, form=lambda rh: RenameForm(),
+         refused=lambda rh, e: _registration_page(rh, e.status, form=rh.form))
+def rename(rh):
+    old = rh.reg.name
+    ops.rename(rh.reg, rh.user, rh.form.name.data, bool(rh.form.same_name_ok.data))
+    if rh.reg.name != old:
+        flash(_("Renamed %(old)s to %(new)s: pages and printouts show the new name.", old=old, new=rh.reg.name))
+    return redirect(url_for("events.registration_page", event_id=rh.event.id, registration_id=rh.reg.id))
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/access-code")
+@staff_required
+@handler(load=REGISTRATION, policy=loading.staff, form=lambda rh: ActionForm(), refused=_expired_or_refused)
+def new_code(rh):
+    ops.replace_access_code(rh.reg, rh.user)
+    flash(_("%(name)s has a new access code: the old one no longer opens anything. Print their new receipt and "
+            "hand it over.", name=rh.reg.name))
+    return redirect(url_for("events.registration_page", event_id=rh.event.id, registration_id=rh.reg.id))
 
 
 # ----------------------------------------------------------------- check-in desk

@@ -39,17 +39,18 @@ def _language(_ctx, _param, value):
 @click.option("--lang", "language", default=None, callback=_language, metavar="LANG",
               help="The document's language: " + ", ".join(LANGUAGES) + " (default: the event's language, "
                    "else English).")
+@click.option("--table", default=None, help="Result slips: this table's only.")
 @click.option("-o", "--output", required=True, help="The PDF file to write; - for stdout.")
 @with_appcontext
 @one_transaction
-def print_document(document, event_id, round_number, language, output):
+def print_document(document, event_id, round_number, language, table, output):
     try:
         event_number = int(str(event_id).strip())
     except ValueError:
         raise click.ClickException(f"--event must be an event's id (a number), not {event_id!r}.") from None
     try:
         event = get_event(event_number)
-        pdf, _name = build_document(event, document, round_number, language=language)
+        pdf, _name = build_document(event, document, round_number, language=language, table=table)
     except Refused as e:
         raise click.ClickException(e.message) from None
     if output == "-":

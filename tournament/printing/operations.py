@@ -14,6 +14,7 @@ raise tournament.errors.Refused / NotFound with a message for the organizer, in 
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from babel.lists import format_list
@@ -29,10 +30,12 @@ from ..decks.parser import parse_decklist
 from ..decks.rulesets import effective_banlist, get_ruleset
 from ..errors import NotFound, Refused
 from ..events.models import Event
+from ..events.operations import public_base
 from ..i18n import LANGUAGES, current_language, data_text, language_code, message_text
 from ..rounds import operations as rounds
 from ..scoring import get_profile
 from ..timezones import local, local_text
+from ..web import links
 from . import data as d
 from .base import number_text
 from .data import N_
@@ -629,35 +632,24 @@ def rules_data(event: Event, rnd, now=None) -> d.RulesData:
                        scoring_name, tuple(scoring), tuple(prizes))
 
 
-def public_links(endpoint: str, many: list[dict]) -> list[str]:
-    """Links phones will open (QR codes on paper), from PUBLIC_URL, the laptop's LAN address; refused when
-    only this computer could open them."""
-    from flask import current_app, has_request_context, url_for
-    public = current_app.config.get("PUBLIC_URL")
-    if has_request_context():
-        urls = [url_for(endpoint, _external=True, **values) for values in many]
-    elif public:                                    # `flask print`: no request, the configured address
-        with current_app.test_request_context(base_url=public):
-            urls = [url_for(endpoint, _external=True, **values) for values in many]
-    else:
-        raise Refused(_("QR codes on paper need the address phones open: start with --lan or set PUBLIC_URL "
-                        "(e.g. http://192.168.1.20:5000)."), status=409)
-    if urls and urls[0].startswith(("http://127.", "http://localhost", "https://127.", "https://localhost")):
-        raise Refused(_("The QR codes would point at %(url)s, which only this computer can open: start with "
-                        "--lan or set PUBLIC_URL to the address phones use.", url=urls[0]), status=409)
-    return urls
+def public_links(event: Event, endpoint: str, many: list[dict]) -> list[str]:
+    """Links phones will open (QR codes on paper), from the event's address (tournament.web.links: PUBLIC_URL, the
+    address set on the print page, the one found at start), never a request's Host; refused when only this
+    computer (or none) could open them."""
+    start = links.reachable_or_refuse(public_base(event))
+    return [links.external(start, endpoint, **values) for values in many]
 
 
 def poster_data(event: Event, rnd, now: datetime | None) -> d.PosterData:
     """The event's registration page as a QR code for the wall."""
-    url, = public_links("events.register", [{"event_id": event.id}])
+    url, = public_links(event, "events.register", [{"event_id": event.id}])
     return d.PosterData(_info(event, None, now), url, event.venue or "")
 
 
 def receipts_data(event: Event, rnd, now: datetime | None) -> d.ReceiptsData:
     """Every player's receipt, in name order, to hand out at the desk."""
     regs = sorted(event.registrations, key=lambda r: name_key(r.name))
-    urls = public_links("events.player_page", [{"code": r.access_code} for r in regs])
+    urls = public_links(event, "events.player_page", [{"code": r.access_code} for r in regs])
     return d.ReceiptsData(_info(event, None, now),
                           tuple(d.Receipt(r.name, r.access_code, url) for r, url in zip(regs, urls)))
 
@@ -676,6 +668,29 @@ LOADERS = {
 }
 
 
+def one_table(data, table_number):
+    """One table's result slip (a slip torn or spilled on): the round's slips cut down to that table."""
+    number = parse_table(table_number)
+    if number is None:
+        return data
+    if not isinstance(data, d.SlipsData):
+        raise Refused(_("Only result slips are printed for one table; leave the table out."), field="table")
+    tables = tuple(t for t in data.tables if t.number == number and t.kind != "bye")
+    if not tables:
+        raise Refused(_("Round %(round)s has no table %(table)s with a result to report.",
+                        round=data.info.round_number, table=number), status=404, field="table")
+    return replace(data, tables=tables)
+
+
+def parse_table(value) -> int | None:
+    if value is None or value == "":
+        return None
+    text = str(value).strip()
+    if not text.isdigit() or len(text) > 6 or int(text) < 1:
+        raise Refused(_("The table must be a whole number such as 1 or 12."), field="table")
+    return int(text)
+
+
 def load_data(event: Event, slug: str, round_number=None, now: datetime | None = None, language=None):
     """The document's data in its language (see document_language); refusals come first, in the reader's."""
     code = document_language(event, language)
@@ -688,16 +703,17 @@ def load_data(event: Event, slug: str, round_number=None, now: datetime | None =
     else:
         rnd = rounds.get_round(event, number) if number is not None else None
     if getattr(cls, "needs_public_url", False):
-        public_links("events.register", [{"event_id": event.id}])     # refused here, not in the print language
+        public_links(event, "events.register", [{"event_id": event.id}])     # refused here, not in the print language
     with print_language(code):
         if slug == "standings":
             return standings_data(event, rnd, now, after=number)
         return LOADERS[slug](event, rnd, now)
 
 
-def filename_for(event: Event, slug: str, data) -> str:
+def filename_for(event: Event, slug: str, data, table: int | None = None) -> str:
     rnd = data.info.round_number
-    return f"event-{event.id}-{slug}" + (f"-round-{rnd}" if rnd is not None and slug != "rules" else "") + ".pdf"
+    return (f"event-{event.id}-{slug}" + (f"-round-{rnd}" if rnd is not None and slug != "rules" else "")
+            + (f"-table-{table}" if table is not None else "") + ".pdf")
 
 
 def _configured_dirs():
@@ -709,14 +725,14 @@ def _configured_dirs():
 
 
 def build_document(event: Event, slug: str, round_number=None, now: datetime | None = None,
-                   language=None) -> tuple[bytes, str]:
-    """The PDF bytes and a file name; `language`: en, ja, zh_Hans or cs (default: the event's, else English).
-    Refused for bad input, Refused(503) when fonts are missing."""
-    data = load_data(event, slug, round_number, now, language)
+                   language=None, table=None) -> tuple[bytes, str]:
+    """The PDF bytes and a file name; `language`: en, ja, zh_Hans or cs (default: the event's, else English);
+    `table`: result slips of that table only. Refused for bad input, Refused(503) when fonts are missing."""
+    data = one_table(load_data(event, slug, round_number, now, language), table)
     try:
         register_fonts(_configured_dirs())
         with print_language(data.info.words.language):
             pdf = DOCUMENTS[slug](data).render()
     except FontsMissing as e:
         raise Refused(str(e), status=503) from None
-    return pdf, filename_for(event, slug, data)
+    return pdf, filename_for(event, slug, data, parse_table(table))

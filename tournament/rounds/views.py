@@ -86,8 +86,28 @@ def _rounds_page(event, status=200, error=None):
         "rounds/list.html", event=event, rounds=rounds, error=error, action_form=RoundActionForm(formdata=None),
         missing={r.id: len(ops.missing_results(r)) for r in rounds if r.status == "published"},
         prizes=prize_rows(event, names) if rounds else [],
-        can_top_cut=bool(event.top_cut) or any(r.stage.startswith("top") for r in rounds),
+        can_pair=can_pair_next(event, rounds), can_top_cut=can_pair_cut(event, rounds),
         players_to_seat=len(ops.players_to_seat(event)), unready=ops.unready_decks(event)), status
+
+
+def can_pair_next(event, rounds) -> bool:
+    """"Pair next round" is offered only when it can apply: the event runs, no round is open, no top cut began."""
+    if event.status == "finished" or (rounds and rounds[-1].status != "finished"):
+        return False
+    return not (rounds and rounds[-1].stage.startswith("top"))
+
+
+def can_pair_cut(event, rounds) -> bool:
+    """"Pair the top cut": after a finished Swiss or pod round (never before round 1), with a cut in the settings
+    or under way, and not after its final (one match, or one pod with nobody waiting)."""
+    if event.status == "finished" or not rounds or rounds[-1].status != "finished":
+        return False
+    last = rounds[-1]
+    if not last.stage.startswith("top"):
+        return bool(event.top_cut)
+    playing = [t for t in last.tables if t.kind in ("match", "pod")]
+    waiting = [t for t in last.tables if t.kind == "bye"]
+    return len(playing) > 1 or bool(waiting)
 
 
 def _on_rounds_page(rh, e):

@@ -45,12 +45,13 @@ class TournamentFlask(Flask):
         return run_request(super().full_dispatch_request)
 
     def url_for(self, endpoint, *, _external=None, **values):
-        """Links that leave the page (player links, QR codes) use PUBLIC_URL, never the request's Host."""
-        public = self.config.get("PUBLIC_URL")
+        """Links that leave the page (player links, QR codes) use PUBLIC_URL, else the address found when the server
+        started, never the request's Host: without either, a request's link is its path (tournament.web.links)."""
+        public = self.config.get("PUBLIC_URL") or self.config.get("DETECTED_URL")
         external = _external if _external is not None else not has_request_context()
-        if public and external:
+        if external and (public or has_request_context()):
             values.pop("_scheme", None)
-            return public.rstrip("/") + super().url_for(endpoint, _external=False, **values)
+            return (public or "").rstrip("/") + super().url_for(endpoint, _external=False, **values)
         return super().url_for(endpoint, _external=_external, **values)
 
 
