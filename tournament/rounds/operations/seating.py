@@ -203,7 +203,7 @@ def _shape_notes(rnd: Round, orders: list[tuple[GameTable, list[int]]], before: 
         if kind is None:
             rnd.why = [*rnd.why, *why_json([Text(N_("Table %(table)s is empty and was removed."),
                                                  table=table.number)])]
-        elif kind == "bye" and before.get(table.id) != "bye":
+        elif kind == "bye" and before.get(table.id, "bye") != "bye":
             rnd.why = [*rnd.why, *why_json([Text(N_("Table %(table)s has one player left: a bye."),
                                                  table=table.number)])]
 
