@@ -50,7 +50,7 @@ def test_the_round_page_offers_each_correction(client, db, published):
     page = text(client.get(f"/events/{event.id}/rounds/1"))
     for form in ('id="swap"', 'id="move"', 'id="late-arrival"', 'id="remove"', 'id="unpublish"'):
         assert form in page, form
-    assert page.count('name="revision" type="hidden" value="0"') >= 5
+    assert len(re.findall(r'name="(?:[a-z]+-)?revision" type="hidden" value="0"', page)) == 5
     assert "Late &lt;b&gt;Larry&lt;/b&gt; (not checked in yet)" in page and SCRIPT not in page
 
 
@@ -63,7 +63,7 @@ def test_a_move_reaches_the_players_page_and_the_projector(client, app, db, publ
     assert re.search(r'Table <strong class="big-number">1</strong>', page)
     etag = phone.get(f"/p/{mover.access_code}").headers.get("ETag")
     response = client.post(f"/events/{event.id}/rounds/1/seating/move",
-                           data={"player": mover.id, "table": 2, "seat": 3, "revision": 0})
+                           data={"move-player": mover.id, "move-table": 2, "move-seat": 3, "move-revision": 0})
     assert response.status_code == 302 and response.headers["Location"].endswith("#table-2")
     assert layout(db, event)[2][2] == mover.id
     page = text(phone.get(f"/p/{mover.access_code}"))
@@ -77,23 +77,23 @@ def test_a_move_reaches_the_players_page_and_the_projector(client, app, db, publ
              '</span> <span class="table-no">2</span> <span class="label">seat</span> 3</span>')
     assert where in projector
     round_page = text(client.get(f"/events/{event.id}/rounds/1"))
-    assert "moved" in round_page and 'name="revision" type="hidden" value="1"' in round_page
+    assert "moved" in round_page and 'name="move-revision" type="hidden" value="1"' in round_page
 
 
 def test_late_arrival_remove_and_unpublish_from_the_page(client, db, published):
     event, _regs, late = published
     before = layout(db, event)
     response = client.post(f"/events/{event.id}/rounds/1/seating/late-arrival",
-                           data={"player": late.id, "table": "", "seat": "", "revision": 0})
+                           data={"late-player": late.id, "late-table": "", "late-seat": "", "late-revision": 0})
     assert response.status_code == 302
     new = max(layout(db, event))
     assert layout(db, event)[new] == [late.id]
     gone = before[2][0]
     response = client.post(f"/events/{event.id}/rounds/1/seating/remove",
-                           data={"player": gone, "how": "drop", "revision": 1})
+                           data={"remove-player": gone, "remove-how": "drop", "remove-revision": 1})
     assert response.status_code == 302
     assert db.session.get(Registration, gone).dropped_at is not None
-    response = client.post(f"/events/{event.id}/rounds/1/unpublish", data={"revision": 2})
+    response = client.post(f"/events/{event.id}/rounds/1/unpublish", data={"unpublish-revision": 2})
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/events/{event.id}/rounds/1")
     db.session.expire_all()
     rnd = rounds.get_round(event, 1)
@@ -117,7 +117,7 @@ def test_bad_moves_are_refused_on_the_page(client, db, published, data, status, 
     before = layout(db, event)
     ids = {"{mover}": before[1][0], "{late}": late.id}
     data = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in data.items()}
-    response = client.post(f"/events/{event.id}/rounds/1/seating/move", data=data)
+    response = client.post(f"/events/{event.id}/rounds/1/seating/move", data={f"move-{k}": v for k, v in data.items()})
     page = text(response)
     assert response.status_code == status and message in page, page[:3000]
     assert layout(db, event) == before and SCRIPT not in page
@@ -129,7 +129,7 @@ def test_a_table_with_a_result_keeps_its_seats_and_unpublish_is_refused(client, 
     rnd = rounds.get_round(event, 1)
     rounds.report_pod_result(rnd.tables[0], [before[1][0]], user=judge)
     db.session.commit()
-    response = client.post(f"/events/{event.id}/rounds/1/seating/move", data={"player": before[1][1], "table": 2})
+    response = client.post(f"/events/{event.id}/rounds/1/seating/move", data={"move-player": before[1][1], "move-table": 2})
     assert response.status_code == 409 and "Table 1 already has a result entered" in text(response)
     response = client.post(f"/events/{event.id}/rounds/1/unpublish", data={})
     assert response.status_code == 409 and "a result is already entered at table 1" in text(response)

@@ -180,6 +180,12 @@ SEATING_FORMS = {"swap": SwapForm, "move": MoveForm, "late": LateArrivalForm, "r
                  "unpublish": UnpublishForm}
 
 
+def seating_form(key: str, **kwargs):
+    """A correction's form; each but the swap (its fields are its own) under its prefix ("move-player"), so the
+    forms on one page never share a field id."""
+    return SEATING_FORMS[key](prefix="" if key == "swap" else key, **kwargs)
+
+
 def _unseated_choices(event, rnd) -> list[tuple[int, str]]:
     """Who may arrive late: registered, not dropped, not seated in this round."""
     seated = {s.registration_id for t in rnd.tables for s in t.seats}
@@ -195,8 +201,8 @@ def _seating_forms(event, rnd, names, refused: tuple[str, object] | None = None)
         return {}
     seated = _seated_choices(rnd, names)
     forms = {}
-    for key, cls in SEATING_FORMS.items():
-        form = refused[1] if refused is not None and refused[0] == key else cls(formdata=None)
+    for key in SEATING_FORMS:
+        form = refused[1] if refused is not None and refused[0] == key else seating_form(key, formdata=None)
         if key == "late":
             form.fill(_unseated_choices(event, rnd))
         elif key != "unpublish":
@@ -363,7 +369,7 @@ def _on_seating_refused(key: str):
 def seating_action(key: str, path: str):
     """A seating correction's POST on the round page: its form (CSRF, bounds), a refusal shown on the round."""
     def decorate(view):
-        endpoint = handler(load=ROUND, policy=loading.staff, form=lambda rh: SEATING_FORMS[key](),
+        endpoint = handler(load=ROUND, policy=loading.staff, form=lambda rh: seating_form(key),
                            refused=_on_seating_refused(key))(view)
         return bp.post(f"/events/<int:event_id>/rounds/<int:number>/{path}")(staff_required(endpoint))
     return decorate
