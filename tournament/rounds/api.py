@@ -25,7 +25,8 @@ PLAYER_TABLE_URL = "/players/<code>/rounds/<int:number>/tables/<int:table_number
 EVENT = (loading.event,)
 ROUND = (loading.event, round_)
 TABLE = (loading.event, round_, table)
-RESULT_TABLE = (loading.event, round_, result_table)
+RESULT_TABLE = (loading.event, staff, round_, result_table)   # the token first: a round unpublished back to a draft
+                                                              # answers 401/403 before saying it is one
 TAGS = ["rounds"]
 RESULTS = ["results"]
 

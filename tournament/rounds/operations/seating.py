@@ -22,7 +22,7 @@ from ...errors import Refused
 from ...events.models import AuditEntry, Registration
 from ...events.operations import actor_name, check_in, drop, log, require_staff, valid_id
 from ...extensions import db
-from ..models import DuelGame, GameTable, ResultReport, Round, Seat
+from ..models import DuelGame, GameTable, ResultReport, Round, Seat, Vote
 from ..pairing.corrections import capacity, placed, seat_range, shape
 from .pairing import pair_next_round, pair_top_cut_round, why_json
 from .queries import lock_table
@@ -83,7 +83,7 @@ def _require_open(rnd: Round, *, sizes: bool) -> None:
 def _has_result(table: GameTable) -> bool:
     if table.result_state is not None:
         return True
-    for model in (ResultReport, DuelGame):
+    for model in (ResultReport, DuelGame, Vote):        # a reported version, a game of a match, a vote cast
         if db.session.execute(sa.select(model.id).where(model.table_id == table.id).limit(1)).first():
             return True
     return False
