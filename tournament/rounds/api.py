@@ -23,10 +23,11 @@ TABLE_URL = f"{ROUND_URL}/tables/<int:table_number>"
 PLAYER_TABLE_URL = "/players/<code>/rounds/<int:number>/tables/<int:table_number>"
 
 EVENT = (loading.event,)
-ROUND = (loading.event, round_)
-TABLE = (loading.event, round_, table)
-RESULT_TABLE = (loading.event, staff, round_, result_table)   # the token first: a round unpublished back to a draft
-                                                              # answers 401/403 before saying it is one
+# Staff operations check the token before loading the round: without one, a round that does not exist (a draft
+# deleted, a round unpublished back to a draft) answers 401/403 as one that does, never 404 or 409 first.
+ROUND = (loading.event, staff, round_)
+TABLE = (loading.event, staff, round_, table)
+RESULT_TABLE = (loading.event, staff, round_, result_table)
 TAGS = ["rounds"]
 RESULTS = ["results"]
 
