@@ -78,6 +78,8 @@ def test_a_move_reaches_the_players_page_and_the_projector(client, app, db, publ
     assert where in projector
     round_page = text(client.get(f"/events/{event.id}/rounds/1"))
     assert "moved" in round_page and 'name="move-revision" type="hidden" value="1"' in round_page
+    log = text(client.get(f"/events/{event.id}/log"))
+    assert f"moved {escape(mover.name)} to table 2, seat 3 in round 1" in log and SCRIPT not in log
 
 
 def test_late_arrival_remove_and_unpublish_from_the_page(client, db, published):
