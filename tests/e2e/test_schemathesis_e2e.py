@@ -24,7 +24,8 @@ SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
 # names players who sit at that table, in the form the table's kind takes (a pod's survivors, a match's
 # games): the stored round decides; a new name another player of the event has (409) and an address only this
 # computer could open (127.0.0.1 in any spelling, [::1], 0.0.0.0) are refused too. Those operations may answer
-# 400 to schema-valid input; every other check still applies to them.
+# 400 to schema-valid input; every other check still applies to them. A seating correction names players of
+# the round and a seat its table has: the stored round decides, and it may answer 400 the same way.
 CONFIG = """
 [parameters]
 "path.code" = "{code}"
@@ -39,7 +40,7 @@ include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start)$"
+include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start|rounds_swap|rounds_move|rounds_late_arrival|rounds_remove)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 

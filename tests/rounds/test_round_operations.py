@@ -104,7 +104,7 @@ def test_staff_correction_is_logged_and_confirmed_results_need_a_judge(db, pods_
     assert sorted(entry.details["after"]["survivors"]) == sorted(ids[:2])
 
 
-def test_swap_seats_before_publishing_only(db, pods_event, judge):
+def test_swap_seats_in_the_draft_and_at_tables_without_a_result(db, pods_event, judge):
     event, _regs = pods_event(8)
     rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
     db.session.commit()
@@ -117,7 +117,8 @@ def test_swap_seats_before_publishing_only(db, pods_event, judge):
     assert place[x] == (t2.number, 3) and place[y] == (t1.number, 1)
     assert db.session.execute(sa.select(AuditEntry).where(AuditEntry.action == "round.swap_seats")).scalar_one()
     rounds.publish_round(rnd, judge)
-    with pytest.raises(Refused, match="before the round is published"):
+    rounds.report_pod_result(t1, seated(t1)[:1], user=judge)
+    with pytest.raises(Refused, match="already has a result entered"):
         rounds.swap_seats(rnd, judge, x, y)
 
 

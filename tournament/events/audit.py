@@ -47,6 +47,13 @@ ACTIONS = {
                                  N_("seated players without a legal deck in round %(round)s: %(players)s")),
     "round.swap_seats": (N_("Pairings"), N_("swapped two seats in the draft of round %(round)s")),
     "round.delete_draft": (N_("Pairings"), N_("deleted the draft of round %(round)s")),
+    "round.seating.swap": (N_("Pairings"), N_("swapped %(player)s and %(other)s in round %(round)s")),
+    "round.seating.move": (N_("Pairings"), N_("moved %(player)s to table %(table)s, seat %(seat)s in round "
+                                              "%(round)s")),
+    "round.seating.add": (N_("Pairings"), N_("seated %(player)s (late arrival) at table %(table)s, seat %(seat)s "
+                                             "in round %(round)s")),
+    "round.seating.remove": (N_("Pairings"), N_("removed %(player)s from table %(table)s in round %(round)s")),
+    "round.unpublish": (N_("Pairings"), N_("unpublished round %(round)s to pair it again")),
     "round.publish": (N_("Rounds"), N_("published round %(round)s")),
     "round.start": (N_("Rounds"), N_("started round %(round)s")),
     "round.finish": (N_("Rounds"), N_("finished round %(round)s")),

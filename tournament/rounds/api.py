@@ -12,9 +12,9 @@ from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
 from . import operations as ops
 from .presenting import timer_info
-from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EventStatusOut, ExtensionIn, FinishRoundIn, MinutesIn,
-                      PairIn, PlayerRoundOut, ResultIn, ResultOut, RoundList, RoundOut, StaffResultIn, StandingsOut,
-                      SwapIn, VoteIn)
+from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EventStatusOut, ExtensionIn, FinishRoundIn,
+                      LateArrivalIn, MinutesIn, MoveIn, PairIn, PlayerRoundOut, RemoveIn, ResultIn, ResultOut,
+                      RoundList, RoundOut, StaffResultIn, StandingsOut, SwapIn, UnpublishIn, VoteIn)
 from .views import result_table, round_, table
 
 EVENT_URL = "/events/<int:event_id>"
@@ -23,9 +23,11 @@ TABLE_URL = f"{ROUND_URL}/tables/<int:table_number>"
 PLAYER_TABLE_URL = "/players/<code>/rounds/<int:number>/tables/<int:table_number>"
 
 EVENT = (loading.event,)
-ROUND = (loading.event, round_)
-TABLE = (loading.event, round_, table)
-RESULT_TABLE = (loading.event, round_, result_table)
+# Staff operations check the token before loading the round: without one, a round that does not exist (a draft
+# deleted, a round unpublished back to a draft) answers 401/403 as one that does, never 404 or 409 first.
+ROUND = (loading.event, staff, round_)
+TABLE = (loading.event, staff, round_, table)
+RESULT_TABLE = (loading.event, staff, round_, result_table)
 TAGS = ["rounds"]
 RESULTS = ["results"]
 
@@ -55,7 +57,8 @@ def clock_json(rnd) -> dict:
 
 
 def round_summary(rnd) -> dict:
-    return {"number": rnd.number, "stage": rnd.stage, "status": rnd.status, "tables": len(rnd.tables),
+    return {"number": rnd.number, "stage": rnd.stage, "status": rnd.status,
+            "seating_revision": rnd.seating_revision or 0, "tables": len(rnd.tables),
             "missing_results": len(ops.missing_results(rnd)) if rnd.status == "published" else 0,
             "created_at": rnd.created_at, "published_at": rnd.published_at, "started_at": rnd.started_at,
             "finished_at": rnd.finished_at, "clock": clock_json(rnd)}
@@ -153,12 +156,61 @@ def rounds_delete(rh):
     return {"deleted": number}
 
 
+SEATING = "400 401 403 404 409 415"
+SEATING_NOTE = ("Refused with 409 at a table that already has a result, in a finished round, or when another "
+                "correction of the round's seating was stored first (the answer says who).")
+
+
 @bp.post(f"{ROUND_URL}/swap")
-@operation("rounds_swap", "Swap two players' seats in a draft round.", tags=TAGS, load=ROUND, policy=staff,
-           body=SwapIn, response=RoundOut, errors="400 401 403 404 409 415", example={"first": 1, "second": 2})
+@operation("rounds_swap", "Swap two players' seats (a draft, or a published round at tables with no result).",
+           tags=TAGS, load=ROUND, policy=staff, body=SwapIn, response=RoundOut, errors=SEATING,
+           example={"first": 1, "second": 2}, description=SEATING_NOTE)
 def rounds_swap(rh):
-    ops.swap_seats(rh.round, rh.user, rh.body.first, rh.body.second)
+    ops.swap_seats(rh.round, rh.user, rh.body.first, rh.body.second, seen=rh.body.revision)
     return round_json(rh.round)
+
+
+@bp.post(f"{ROUND_URL}/seating/move")
+@operation("rounds_move", "Move a seated player to another seat or table (or a new table).", tags=TAGS,
+           load=ROUND, policy=staff, body=MoveIn, response=RoundOut, errors=SEATING,
+           example={"player": 1, "table": 2, "seat": 4},
+           description="The players from that seat on move one seat down; the table left closes the gap (one "
+                       "player left: a bye; none: the table is removed). " + SEATING_NOTE)
+def rounds_move(rh):
+    b = rh.body
+    ops.move_player(rh.round, rh.user, b.player, b.table, b.seat, seen=b.revision)
+    return round_json(rh.round)
+
+
+@bp.post(f"{ROUND_URL}/seating/late-arrival")
+@operation("rounds_late_arrival", "Seat a late arrival at a table, or alone at a new table.", tags=TAGS,
+           load=ROUND, policy=staff, body=LateArrivalIn, response=RoundOut, errors=SEATING,
+           example={"player": 1, "table": 3},
+           description="A registered player not seated in the round; checked in now if they were not. "
+                       + SEATING_NOTE)
+def rounds_late_arrival(rh):
+    b = rh.body
+    ops.seat_late_arrival(rh.round, rh.user, b.player, b.table, b.seat, seen=b.revision)
+    return round_json(rh.round)
+
+
+@bp.post(f"{ROUND_URL}/seating/remove")
+@operation("rounds_remove", "Remove a no-show from the round (and, with drop, from the event).", tags=TAGS,
+           load=ROUND, policy=staff, body=RemoveIn, response=RoundOut, errors=SEATING,
+           example={"player": 1, "drop": False}, description=SEATING_NOTE)
+def rounds_remove(rh):
+    ops.remove_player(rh.round, rh.user, rh.body.player, drop_player=rh.body.drop, seen=rh.body.revision)
+    return round_json(rh.round)
+
+
+@bp.post(f"{ROUND_URL}/unpublish")
+@operation("rounds_unpublish", "Unpublish the round and pair it again as a new draft.", tags=TAGS, load=ROUND,
+           policy=staff, body=UnpublishIn, body_required=False, response=RoundOut, errors=SEATING,
+           description="Only while no table has a result (else 409). Answers the new draft: review it, then "
+                       "publish it.",
+           links={'rounds_publish': {'number': '$response.body#/number'}})
+def rounds_unpublish(rh):
+    return round_json(ops.unpublish_and_pair_again(rh.round, rh.user, seen=rh.body.revision))
 
 
 def _round_action(name: str, summary: str, run, errors: str = "401 403 404 409"):

@@ -16,8 +16,9 @@ from ..errors import Refused
 from ..i18n import data_text
 from ..scoring.draws import draw_kinds
 
-from ..events.forms import Form as _Form
+from ..events.forms import Form as _Form, options
 from ..events.operations import MAX_ID
+from .schemas import LateArrivalIn, MoveIn, bounds
 MAX_PRIZE_VALUE = 1_000_000_000
 NOT_PLAYED = ""
 DRAW = "draw"
@@ -125,9 +126,73 @@ class RoundActionForm(_Form):
     override_decks = BooleanField(_l("Seat them anyway (recorded in the event log)"))
 
 
+SEATING_REVISION_MESSAGE = OUT_OF_DATE
+TABLE_MESSAGE = _l("Enter a table number from the round, like 3, or leave it empty for a new table.")
+SEAT_MESSAGE = _l("Enter a seat number, like 2, or leave it empty for the next free seat.")
+
+
+def _seating_revision() -> IntegerField:
+    """The round's seating revision the page was drawn from: a correction of another seating is refused."""
+    return IntegerField(_l("Revision"), widget=HiddenInput(), invalid_value_message=SEATING_REVISION_MESSAGE,
+                        validators=[Optional(), NumberRange(0, 1_000_000_000, SEATING_REVISION_MESSAGE)])
+
+
+def _table_number(label, model) -> IntegerField:
+    return IntegerField(label, invalid_value_message=TABLE_MESSAGE,
+                        validators=[Optional(), NumberRange(*bounds(model, "table"), message=TABLE_MESSAGE)])
+
+
+def _seat_number(model) -> IntegerField:
+    return IntegerField(_l("Seat"), invalid_value_message=SEAT_MESSAGE,
+                        validators=[Optional(), NumberRange(*bounds(model, "seat"), message=SEAT_MESSAGE)])
+
+
+class _ChosenPlayer:
+    def validate_player(self, field):
+        if field.data is None:
+            raise ValidationError(_("Choose a player."))
+
+    def fill(self, players: list[tuple[int, str]]):
+        self.player.choices = [("", _("Choose a player"))] + list(players)
+        return self
+
+
+class MoveForm(_ChosenPlayer, _Form):
+    """Move a seated player (MoveIn's bounds)."""
+    player = PlayerField(_l("Player"), validators=[InputRequired(_l("Choose a player."))])
+    table = _table_number(_l("To table (empty: a new table)"), MoveIn)
+    seat = _seat_number(MoveIn)
+    revision = _seating_revision()
+
+
+class LateArrivalForm(_ChosenPlayer, _Form):
+    """Seat a late arrival (LateArrivalIn's bounds)."""
+    player = PlayerField(_l("Late arrival"), validators=[InputRequired(_l("Choose a player."))])
+    table = _table_number(_l("At table (empty: a new table)"), LateArrivalIn)
+    seat = _seat_number(LateArrivalIn)
+    revision = _seating_revision()
+
+
+REMOVE_CHOICES = (("round", _l("Remove from this round only (paired again next round)")),
+                  ("drop", _l("Drop from the event")))
+
+
+class RemoveForm(_ChosenPlayer, _Form):
+    """Remove a no-show (RemoveIn)."""
+    player = PlayerField(_l("No-show"), validators=[InputRequired(_l("Choose a player."))])
+    how = SelectField(_l("How"), choices=options(REMOVE_CHOICES), default="round",
+                      validators=[InputRequired(_l("Choose how to remove the player."))])
+    revision = _seating_revision()
+
+
+class UnpublishForm(_Form):
+    revision = _seating_revision()
+
+
 class SwapForm(_Form):
     first = PlayerField(_l("First player"), validators=[InputRequired(_l("Choose the first player."))])
     second = PlayerField(_l("Second player"), validators=[InputRequired(_l("Choose the second player."))])
+    revision = _seating_revision()
 
     def validate_first(self, field):
         if field.data is None:

@@ -27,6 +27,9 @@ class Round(db.Model):
     ends_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     finished_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     paused_at = sa.Column(sa.DateTime(timezone=True), nullable=True)    # the clock stopped here; ends_at moves on resume
+    # bumps with every seating correction (swap, move, late arrival, removal): two judges correcting at once
+    # compare and set it, so one correction is stored and the other is refused with a 409 (operations.seating)
+    seating_revision = sa.Column(sa.Integer, nullable=False, default=0, server_default="0")
 
     event = db.relationship("Event")
     tables = db.relationship("GameTable", back_populates="round", cascade="all, delete-orphan",

@@ -41,9 +41,64 @@ class FinishRoundIn(Input):
                                                         "confirmed by every player (they count as reported).")
 
 
+# ----------------------------------------------------------------- seating corrections (one declaration each:
+# the API's body, and the bounds the round page's forms read through `bounds`)
+
+MAX_TABLE = 100_000
+MAX_SEAT = 16
+SeatingRevision = Field(None, ge=0, le=1_000_000_000,
+                        description="The round's seating_revision you saw: refused with 409 when another "
+                                    "correction was stored since (without it, two corrections at the same moment "
+                                    "still store only one).")
+
+
 class SwapIn(Input):
+    """Two seated players take each other's table and seat (a draft, or a published round at tables with no
+    result)."""
     first: int = Field(ge=1, le=2147483647, description="A seated player's registration id.")
     second: int = Field(ge=1, le=2147483647, description="Another seated player's registration id.")
+    revision: Optional[int] = SeatingRevision
+
+
+class MoveIn(Input):
+    """Move a seated player to another seat or table."""
+    player: int = Field(ge=1, le=2147483647, description="The seated player's registration id.")
+    table: Optional[int] = Field(None, ge=1, le=MAX_TABLE,
+                                 description="The table to sit at (theirs: another seat there); null or left out: "
+                                             "a new table.")
+    seat: Optional[int] = Field(None, ge=1, le=MAX_SEAT,
+                                description="The seat to take (the players from it on move one seat down); null "
+                                            "or left out: the next free seat.")
+    revision: Optional[int] = SeatingRevision
+
+
+class LateArrivalIn(Input):
+    """Seat a registered player who is not in the round (checked in now if they were not)."""
+    player: int = Field(ge=1, le=2147483647, description="The late arrival's registration id.")
+    table: Optional[int] = Field(None, ge=1, le=MAX_TABLE,
+                                 description="The table to sit at; null or left out: a new table (a bye until "
+                                             "someone joins it).")
+    seat: Optional[int] = Field(None, ge=1, le=MAX_SEAT, description="The seat to take; null: the next free seat.")
+    revision: Optional[int] = SeatingRevision
+
+
+class RemoveIn(Input):
+    """Take a no-show out of the round."""
+    player: int = Field(ge=1, le=2147483647, description="The seated player's registration id.")
+    drop: bool = Field(False, description="Also drop them from the event; false: removed from this round only "
+                                          "(paired again next round).")
+    revision: Optional[int] = SeatingRevision
+
+
+class UnpublishIn(Input):
+    """Unpublish the round and pair it again as a new draft."""
+    revision: Optional[int] = SeatingRevision
+
+
+def bounds(model: type[Input], name: str) -> tuple[int, int]:
+    """(minimum, maximum) declared for a whole-number field: what the round page's form fields check."""
+    found = {type(m).__name__: m for m in model.model_fields[name].metadata}
+    return found["Ge"].ge, found["Le"].le
 
 
 class PrizeClaimIn(Input):
@@ -121,6 +176,8 @@ class RoundSummary(Output):
     number: int
     stage: str
     status: RoundStatus
+    seating_revision: int = Field(description="Bumps with every seating correction: send it back as `revision` "
+                                              "with the next one.")
     tables: int
     missing_results: int
     created_at: UtcDateTime

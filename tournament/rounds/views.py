@@ -21,8 +21,9 @@ from ..web.handler import FormRefused, handler
 from . import operations as ops
 from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
                          table_view, timer_info, tiebreaker_words)
-from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, RoundActionForm, SwapForm,
-                    TableRefForm, VoteForm, duel_result_form, pod_result_form)
+from .forms import (ConfirmForm, LateArrivalForm, MoveForm, PlayerDuelResultForm, PlayerPodResultForm, RemoveForm,
+                    RoundActionForm, SwapForm, TableRefForm, UnpublishForm, VoteForm, duel_result_form,
+                    pod_result_form)
 
 bp = Blueprint("rounds", __name__)
 
@@ -195,21 +196,56 @@ def _seated_choices(rnd, names) -> list[tuple[int, str]]:
                    for t in rnd.tables for s in t.seats), key=lambda x: name_key(x[1]))
 
 
-def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, swap_form=None):
+SEATING_FORMS = {"swap": SwapForm, "move": MoveForm, "late": LateArrivalForm, "remove": RemoveForm,
+                 "unpublish": UnpublishForm}
+
+
+def seating_form(key: str, **kwargs):
+    """A correction's form; each but the swap (its fields are its own) under its prefix ("move-player"), so the
+    forms on one page never share a field id."""
+    return SEATING_FORMS[key](prefix="" if key == "swap" else key, **kwargs)
+
+
+def _unseated_choices(event, rnd) -> list[tuple[int, str]]:
+    """Who may arrive late: registered, not dropped, not seated in this round."""
+    seated = {s.registration_id for t in rnd.tables for s in t.seats}
+    waiting = [r for r in event.registrations if r.dropped_at is None and r.id not in seated]
+    return sorted(((r.id, r.name if r.checked_in_at else _("%(name)s (not checked in yet)", name=r.name))
+                   for r in waiting), key=lambda x: name_key(x[1]))
+
+
+def _seating_forms(event, rnd, names, refused: tuple[str, object] | None = None) -> dict:
+    """The round's seating corrections, each drawn with the seating revision the page shows (a refused one as
+    it was posted, so its errors show next to its fields)."""
+    if rnd.status == "finished":
+        return {}
+    seated = _seated_choices(rnd, names)
+    forms = {}
+    for key in SEATING_FORMS:
+        form = refused[1] if refused is not None and refused[0] == key else seating_form(key, formdata=None)
+        if key == "late":
+            form.fill(_unseated_choices(event, rnd))
+        elif key != "unpublish":
+            form.fill(seated)
+        form.revision.data, form.revision.raw_data = rnd.seating_revision, [str(rnd.seating_revision)]
+        forms[key] = form
+    return forms
+
+
+def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, seating=None):
     ops.with_tables(rnd)            # every table with its seats and results: a fixed number of queries
     names = _names(event)
     show = request.args.get("show") if request.args.get("show") in TABLE_FILTERS else "all"
     wanted = TABLE_FILTERS[show]
     shown = [t for t in rnd.tables if wanted(t) or (table_error is not None and t.number == table_error)]
     forms = _table_forms(event, shown, table_form, table_error) if rnd.status != "draft" else {}
-    if swap_form is None:
-        swap_form = SwapForm(formdata=None)
-    swap_form.fill(_seated_choices(rnd, names))
+    seating_forms = _seating_forms(event, rnd, names, seating)
     published = rnd.status == "published"
     return render_template(
         "rounds/round.html", event=event, rnd=rnd, tables=[table_view(t, names) for t in shown], forms=forms,
         error=error, show=show, table_count=len(rnd.tables), filters=FILTER_LABELS,
-        action_form=RoundActionForm(formdata=None), swap_form=swap_form,
+        action_form=RoundActionForm(formdata=None), seating=seating_forms, swap_form=seating_forms.get("swap"),
+        top_cut=rnd.stage.startswith("top"),
         results={t.number: result_view(t, names) for t in shown if t.kind != "bye"},
         missing=ops.missing_results(rnd) if published else [],
         unconfirmed=ops.unconfirmed_results(rnd) if published else [],
@@ -341,21 +377,68 @@ def repair(rh):
     return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=new.number))
 
 
-def _on_swap_refused(rh, e):
-    # the swap form is only on drafts: say it at the top when the round is no longer one
-    return _round_page(rh.event, rh.round, status=e.status, swap_form=rh.form,
-                       error=e.message if rh.round.status != "draft" else None)
+def _on_seating_refused(key: str):
+    """A refused correction: the round as stored now, the message at the top; a form that did not validate
+    (400) as it was posted, with its errors next to its fields."""
+    def render(rh, e):
+        refused = (key, rh.form) if e.status == 400 and rh.form is not None else None
+        return _round_page(rh.event, rh.round, status=e.status, error=e.message, seating=refused)
+    return render
 
 
-@bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
-@staff_required
-@handler(load=ROUND, policy=loading.staff, form=lambda rh: SwapForm(), refused=_on_swap_refused)
+def seating_action(key: str, path: str):
+    """A seating correction's POST on the round page: its form (CSRF, bounds), a refusal shown on the round."""
+    def decorate(view):
+        endpoint = handler(load=ROUND, policy=loading.staff, form=lambda rh: seating_form(key),
+                           refused=_on_seating_refused(key))(view)
+        return bp.post(f"/events/<int:event_id>/rounds/<int:number>/{path}")(staff_required(endpoint))
+    return decorate
+
+
+@seating_action("swap", "swap")
 def swap(rh):
-    first, second = rh.form.first.data, rh.form.second.data
-    ops.swap_seats(rh.round, rh.user, first, second)
+    f = rh.form
+    ops.swap_seats(rh.round, rh.user, f.first.data, f.second.data, seen=f.revision.data)
     names = _names(rh.event)
-    flash(_("Swapped %(first)s and %(second)s.", first=names.get(first, "?"), second=names.get(second, "?")))
-    return _to_round(rh, anchor="#swap")
+    flash(_("Swapped %(first)s and %(second)s.", first=names.get(f.first.data, "?"),
+            second=names.get(f.second.data, "?")))
+    return _to_round(rh, anchor="#seating")
+
+
+@seating_action("move", "seating/move")
+def move_player(rh):
+    f = rh.form
+    table = ops.move_player(rh.round, rh.user, f.player.data, f.table.data, f.seat.data, seen=f.revision.data)
+    flash(_("%(name)s moved to table %(table)s.", name=_names(rh.event).get(f.player.data, "?"), table=table.number))
+    return _to_round(rh, table.number)
+
+
+@seating_action("late", "seating/late-arrival")
+def seat_late_arrival(rh):
+    f = rh.form
+    table = ops.seat_late_arrival(rh.round, rh.user, f.player.data, f.table.data, f.seat.data,
+                                  seen=f.revision.data)
+    flash(_("%(name)s is seated at table %(table)s.", name=_names(rh.event).get(f.player.data, "?"),
+            table=table.number))
+    return _to_round(rh, table.number)
+
+
+@seating_action("remove", "seating/remove")
+def remove_player(rh):
+    f = rh.form
+    ops.remove_player(rh.round, rh.user, f.player.data, drop_player=f.how.data == "drop", seen=f.revision.data)
+    name = _names(rh.event).get(f.player.data, "?")
+    flash(_("%(name)s is removed from the round and dropped from the event.", name=name) if f.how.data == "drop"
+          else _("%(name)s is removed from this round.", name=name))
+    return _to_round(rh, anchor="#seating")
+
+
+@seating_action("unpublish", "unpublish")
+def unpublish(rh):
+    again = ops.unpublish_and_pair_again(rh.round, rh.user, seen=rh.form.revision.data)
+    flash(_("Round %(number)s is unpublished and paired again as a draft: review it, then publish it.",
+            number=again.number))
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=again.number))
 
 
 def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:

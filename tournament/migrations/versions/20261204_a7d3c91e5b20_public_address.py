@@ -1,7 +1,7 @@
 """public address: the address phones open, set from an event's print page (links and QR codes on paper)
 
 Revision ID: a7d3c91e5b20
-Revises: f4c7a2e9d1b6
+Revises: 85d0cb7ad212
 Create Date: 2026-12-04 07:40:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'a7d3c91e5b20'
-down_revision = 'f4c7a2e9d1b6'
+down_revision = '85d0cb7ad212'
 branch_labels = None
 depends_on = None
 

@@ -11,13 +11,15 @@ those before it:
     ranking   standings, the prize board, the top cut's outcome, final places, statistics
     results   reporting, confirming and settling a table's result
     clock     publish, start, pause, resume, extend and finish a round; finish the event
-    pairing   pairing a round or the top cut's next stage; the draft's review (swap seats, delete)
+    pairing   pairing a round or the top cut's next stage; deleting a draft
+    seating   correcting the seats, in a draft or after publishing: swap, move, seat a late arrival, remove a
+              no-show, unpublish and pair again (compare-and-set on the round's seating revision)
 """
 from __future__ import annotations
 
 from ...events.models import Registration               # noqa: F401  (as before the split)
 from ..models import Round                              # noqa: F401
-from . import clock, pairing, policy, queries, ranking, results, votes
+from . import clock, pairing, policy, queries, ranking, results, seating, votes
 from .queries import (current_round, current_seat, ever_seated, get_round, get_table, lock_table, missing_results,
                       players_to_seat, rounds_of, seat_of, unconfirmed_results, with_tables, _load_tables)
 from .policy import (confirmers, event_uses_votes, needed_confirmers, require_standings_visible, require_visible,
@@ -29,5 +31,7 @@ from .ranking import (cut_outcome, cut_results, event_stats, final_standings, pr
 from .results import KEEP, confirm_result, report_duel_games, report_pod_result, settle_dispute
 from .clock import (MAX_EXTENSION_MINUTES, extend_round, extend_table, finish_event, finish_round, pause_round,
                     publish_round, resume_round, start_round)
-from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets, swap_seats,
+from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets,
                       unready_decks, why_json, why_lines)
+from .seating import (SeatingChanged, move_player, remove_player, seat_late_arrival, swap_seats,
+                      unpublish_and_pair_again)

@@ -1,5 +1,5 @@
 """Rounds, pairing: a draft round paired from the standings (pods, brackets, Swiss) or the top cut's next stage,
-reviewed by staff (swap seats, delete the draft) before it is published.
+reviewed by staff (delete the draft; corrections of its seats: seating) before it is published.
 
 The pairing rules are pure functions (tournament.rounds.pairing); this module loads their inputs and stores
 what they decide.
@@ -249,27 +249,3 @@ def delete_draft(rnd: Round, user: User) -> None:
     db.session.delete(rnd)
     db.session.flush()
 
-
-def swap_seats(rnd: Round, user: User, first_id: int, second_id: int) -> None:
-    """A judge swaps two players' places (table and seat) before the pairing is published."""
-    require_staff(user, rnd.event)
-    if rnd.status != "draft":
-        raise Refused(_("Seats can only be swapped before the round is published."), status=409)
-    a = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == first_id)).scalar()
-    b = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == second_id)).scalar()
-    if a is None or b is None or a.id == b.id:
-        raise Refused(_("Choose two different players who are seated in this round."))
-    before = {"a": (a.table.number, a.seat), "b": (b.table.number, b.seat)}
-    a_place, b_place = (a.table_id, a.seat), (b.table_id, b.seat)
-    a.seat = -a.seat
-    db.session.flush()
-    b.table_id, b.seat = a_place
-    db.session.flush()
-    a.table_id, a.seat = b_place
-    db.session.flush()
-    db.session.expire(a)
-    db.session.expire(b)
-    for t in rnd.tables:
-        db.session.expire(t, ["seats"])
-    log(rnd.event, actor_name(user), "round.swap_seats", round=rnd.number,
-        players=[first_id, second_id], before=before)
