@@ -165,3 +165,19 @@ def test_the_event_setting_for_sideboarding_minutes(client, db, make_event, orga
             "status": "registration", "timezone": "UTC"}
     response = client.post(f"/events/{event.id}/edit", data=data)
     assert response.status_code == 400 and "from 1 to 60" in text(response)
+
+
+def test_the_round_page_shows_a_match_in_progress(client, db, duel, judge, login):
+    table_id, number, (ann, _ann_code), _bob = duel
+    table = db.session.get(GameTable, table_id)
+    rounds.report_game(table, 1, ann, user=judge)
+    db.session.commit()
+    login(judge)
+    page = text(client.get(f"/events/{table.round.event_id}/rounds/1"))
+    status = page.split(f'id="match-status-{number}"', 1)[1].split("</p>", 1)[0]
+    assert "game 1: Ann Archer won — in progress" in status and "Sideboarding and swaps" in status
+    assert ">in progress<" in page
+    # staff close game 2's sideboarding from the table's swap log
+    response = client.post(f"/events/{table.round.event_id}/rounds/1/tables/{number}/games/2/start")
+    assert response.status_code == 302
+    assert db.session.execute(sa.select(SwapWindow).where(SwapWindow.game == 2)).scalar_one().closed_at

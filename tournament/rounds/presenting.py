@@ -162,7 +162,7 @@ def result_view(table, names: dict[int, str]) -> dict:
     prizes = {c["id"]: c["name"] for c in table.round.event.prize_conditions or []}
     return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
             "entered_by": actor_text(table.result_by, names),
-            "disputed": table.result_state == "disputed",
+            "disputed": table.result_state == "disputed", "match_status": match_status(table, names),
             "versions": [{"revision": r.revision, "by": actor_text(r.actor, names), "at": r.at, "staff": r.staff,
                           "text": version_text(table.kind, r.result or {}, names, prizes),
                           "current": r.revision == table.result_revision} for r in table.reports]}
