@@ -165,6 +165,12 @@ def test_the_event_setting_for_sideboarding_minutes(client, db, make_event, orga
             "status": "registration", "timezone": "UTC"}
     response = client.post(f"/events/{event.id}/edit", data=data)
     assert response.status_code == 400 and "from 1 to 60" in text(response)
+    from tournament.events import operations as events
+    events.update_event(event, organizer, {"sideboard_minutes": 5})
+    assert event.sideboard_minutes == 5
+    for bad in (0, 61, "3", True):
+        with pytest.raises(Exception, match="Sideboarding between games"):
+            events.update_event(event, organizer, {"sideboard_minutes": bad})
 
 
 def test_the_round_page_shows_a_match_in_progress(client, db, duel, judge, login):

@@ -121,8 +121,11 @@ class EventForm(Form):
     sideboard_enabled = BooleanField(_l("Sideboards allowed"), default=True)
     swap_seconds = whole_number(_l("The swap window (seconds)"), SWAP_SECONDS, 180,
                                 _l("The swap window (seconds) must be a whole number from 0 to 3600."))
-    sideboard_minutes = whole_number(_l("Sideboarding between games (minutes)"), SIDEBOARD_MINUTES, 3,
-                                     _l("Sideboarding between games (minutes) must be a whole number from 1 to 60."))
+    sideboard_minutes = IntegerField(                 # empty: unchanged (a new event: 3)
+        _l("Sideboarding between games (minutes)"), default=3,
+        invalid_value_message=_l("Sideboarding between games (minutes) must be a whole number from 1 to 60."),
+        validators=[Optional(), NumberRange(*SIDEBOARD_MINUTES, _l("Sideboarding between games (minutes) must be a "
+                                                                   "whole number from 1 to 60."))])
     scoring_profile = ChoiceField(_l("Scoring profile"))
     round_minutes = whole_number(_l("The round length (minutes)"), ROUND_MINUTES, 90,
                                  _l("The round length (minutes) must be a whole number from 10 to 600."))
@@ -223,6 +226,8 @@ class EventForm(Form):
             data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))
         if self.new and not data["scoring_profile"]:
             del data["scoring_profile"]
+        if data["sideboard_minutes"] is None:
+            del data["sideboard_minutes"]
         return data
 
 
