@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from tournament.cards.models import utcnow
 from tournament.errors import Refused
+from tournament.events import operations as events
 from tournament.events.models import AuditEntry
 from tournament.rounds import operations as rounds
 from tournament.rounds.models import DuelGame, ResultReport
@@ -199,3 +200,17 @@ def test_a_players_whole_report_of_one_game_is_not_a_complete_match(db, match):
     rounds.report_duel_games(table, [b.id, b.id], reg=b)           # contradicts a's game 1: disputed
     assert table.result_state == "disputed"
     assert db.session.scalar(sa.select(sa.func.count()).select_from(ResultReport)) == 2
+
+
+def test_a_dropped_player_cannot_start_the_next_game_nor_report(db, match, judge):
+    from tournament.swaps import operations as swaps
+    _event, table, a, b = match
+    rounds.report_game(table, 1, a.id, reg=a)
+    events.drop(b, judge)
+    db.session.commit()
+    with pytest.raises(Refused, match="dropped") as e:
+        swaps.start_duel_game(table, 2, reg=b)
+    assert e.value.status == 403
+    with pytest.raises(Refused, match="dropped"):
+        rounds.report_game(table, 2, b.id, reg=b)
+    swaps.start_duel_game(table, 2, reg=a)

@@ -464,6 +464,9 @@ def start_duel_game(table: GameTable, number: int, *, user: User | None = None,
     staff = staff_for(user, event)
     if staff is None and (reg is None or reg.id not in {s.registration_id for s in table.seats}):
         raise Refused(_("Only the players at this table or staff can start its next game."), status=403)
+    if staff is None and reg.dropped_at is not None:
+        raise Refused(_("You have dropped from the event, so you cannot start a game. Ask a judge if this is wrong."),
+                      status=403)
     actor = actor_name(staff) if staff else f"player:{reg.id}"
     if table.kind != "match":
         raise Refused(_("Only a 1v1 match has games 2 and 3."), status=409)
