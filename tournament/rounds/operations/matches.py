@@ -244,6 +244,8 @@ def report_duel_games(table: GameTable, winners, *, time: bool = False, reg: Reg
     _store(table, after, actor, None)
     action = "result.dispute" if state == "disputed" else ("result.enter" if staff else "result.report")
     _version(table, actor, staff, reg, state, action, before)
+    if not after.over and state != "disputed":
+        duel_game_reported.send(table, game=len(after.games), at=table.result_at)
     return table
 
 
