@@ -2,12 +2,15 @@
 sideboarding before game 2 opened by game 1's report and closed by a player's "Start game 2" (the other phone
 follows by itself), before game 3 closed by a judge, and the loser confirming the whole match they see."""
 
+import os
+
+import pytest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import STAFF_PASSWORD
+from tests.e2e.conftest import STAFF_PASSWORD, serve
 
 PHONE = (390, 844)
 
@@ -51,7 +54,34 @@ def tap(browser, text: str) -> None:
          or "#round" in b.current_url)
 
 
-def test_a_bo3_match_game_by_game_with_sideboarding(live_server, browser_factory):
+@pytest.fixture
+def bo3_server(tmp_path):
+    """The live server on SQLite, or with TEST_DATABASE_URL (the PostgreSQL pass) on a new PostgreSQL database
+    of that server, dropped afterwards."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        with serve(tmp_path) as server:
+            yield server
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+    url = make_url(base.replace("postgres://", "postgresql://", 1))
+    name = f"bo3_{os.getpid()}_{tmp_path.name[-12:]}".replace("-", "_").lower()
+    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
+        hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        database = url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+        with serve(tmp_path, DATABASE_URL=database) as server:
+            yield server
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_bo3_match_game_by_game_with_sideboarding(bo3_server, browser_factory):
+    live_server = bo3_server
     data = live_server.prepare(SETUP)
     ann = browser_factory(*PHONE, mobile=True)
     bob = browser_factory(*PHONE, mobile=True)
