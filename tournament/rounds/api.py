@@ -341,7 +341,8 @@ def _player_answer(rh) -> dict:
            tags=RESULTS, load=PLAYER_TABLE, public=True, body=ResultIn, response=PlayerRoundOut,
            errors="400 403 404 409 415 429", example={"survivors": [1], "eliminated": [2, 3, 4]},
            description="The first report waits for the other players' confirmation; a different report from "
-                       "another player marks the table disputed for a judge.")
+                       "another player marks the table disputed for a judge. A 1v1 match that two wins, three games "
+                       "or time (\"time\": true) do not decide is stored in progress (see players_game).")
 def players_report(rh):
     if rh.table.kind == "bye":
         raise Refused(_("A bye has no result to report."), status=409)
