@@ -214,3 +214,14 @@ def test_a_dropped_player_cannot_start_the_next_game_nor_report(db, match, judge
     with pytest.raises(Refused, match="dropped"):
         rounds.report_game(table, 2, b.id, reg=b)
     swaps.start_duel_game(table, 2, reg=a)
+
+
+def test_a_repeat_with_time_of_a_decided_match_only_agrees(db, match):
+    _event, table, a, b = match
+    table.round.ends_at = utcnow() - timedelta(minutes=1)
+    rounds.report_game(table, 1, a.id, reg=a)
+    rounds.report_game(table, 2, a.id, reg=a)                  # 2-0: decided, a has agreed
+    revision = table.result_revision
+    rounds.report_game(table, 2, a.id, time=True, reg=b)       # b's phone: the same game, time ticked
+    assert table.result_revision == revision and table.result_state == "confirmed"
+    assert table.time_called_at is None

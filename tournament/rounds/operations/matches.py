@@ -155,7 +155,7 @@ def report_game(table: GameTable, number, winner, *, time: bool = False, reg: Re
         raise Refused(_("Report game %(next)s first: game %(number)s comes after it.", next=len(progress.games) + 1,
                         number=number), field="game", status=409)
     after = with_game(progress, number, winner, time)
-    if after == progress:
+    if after == progress or (progress.over and after.games == progress.games):     # time adds nothing to it
         _repeat(table, reg, staff, actor)
         return table
     known = number <= len(progress.games)
