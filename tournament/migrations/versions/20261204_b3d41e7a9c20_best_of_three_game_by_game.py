@@ -34,7 +34,7 @@ def upgrade():
 
 def downgrade():
     with op.batch_alter_table('event') as batch:
-        batch.drop_constraint('ck_event_sideboard_minutes', type_='check')
+        batch.drop_constraint(op.f('ck_event_sideboard_minutes'), type_='check')
         batch.drop_column('sideboard_minutes')
     with op.batch_alter_table('game_table') as batch:
         batch.drop_column('time_called_at')
