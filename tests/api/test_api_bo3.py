@@ -72,6 +72,9 @@ def test_staff_games_time_and_start_through_the_api(api, duel, token):
     assert started["match"]["sideboarding"]["closed_at"]
     body = api.post(t + "/time", token=token, json={}).get_json()
     assert body["state"] == "confirmed" and body["match"]["decided_by"] == "time" and body["match"]["winner"] == b
+    export = api.get(f"/events/{event_id}/export", token=token).get_json()
+    result = export["rounds"][0]["tables"][0]["result"]
+    assert result["games"] == [b] and result["time_called"] is True
     whole = api.put(t + "/result", token=token, json={"games": [a]}).get_json()      # 1-0, no time: in progress
     assert whole["state"] is None and whole["match"]["next_game"] == 2
     whole = api.put(t + "/result", token=token, json={"games": [a], "time": True}).get_json()
