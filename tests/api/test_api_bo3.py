@@ -109,3 +109,18 @@ def test_both_phones_report_the_same_game_at_once(app, db, duel):
     assert {s for s, _body in results} <= {200, 409} and all(s < 500 for s, _body in results)
     db.session.expire_all()
     assert db.session.scalar(sa.select(sa.func.count()).select_from(ResultConfirmation)) == 2
+
+
+def test_both_phones_tap_start_game_2_at_once(app, db, duel):
+    from tournament.events.models import AuditEntry
+    from tournament.swaps.models import SwapWindow
+    _event_id, number, (a, a_code), (b, b_code) = duel
+    db.session.remove()
+    base = f"/players/{{}}/rounds/1/tables/{number}"
+    assert _post_all(app, [(base.format(a_code) + "/games", {"game": 1, "winner": a})])[0][0] == 200
+    results = _post_all(app, [(base.format(code) + "/games/2/start", None) for code in (a_code, b_code) * 4])
+    assert [s for s, _body in results] == [200] * 8
+    assert db.session.scalar(sa.select(sa.func.count()).select_from(AuditEntry)
+                             .where(AuditEntry.action == "duel.game_start")) == 1
+    window = db.session.execute(sa.select(SwapWindow).where(SwapWindow.game == 2)).scalar_one()
+    assert window.closed_at is not None
