@@ -95,8 +95,11 @@ def test_a_drawn_cut_match_is_refused_when_reported(db, duel_cut, judge, games):
     rounds.start_round(semis, judge)
     table = semis.tables[0]
     a, b = [s.registration_id for s in table.seats]
+    played = [a, b] if games == "split" else [None]
     with pytest.raises(Refused, match="needs a winner"):
-        rounds.report_duel_games(table, [a, b] if games == "split" else [None], user=judge)
+        rounds.report_duel_games(table, played, time=True, user=judge)    # level at time
+    rounds.report_duel_games(table, played, user=judge)                   # level, no time: the match goes on
+    assert table.result_state is None
     rounds.report_duel_games(table, [a, b, b], user=judge)                 # the deciding game: fine
     assert table.result_state == "confirmed"
 

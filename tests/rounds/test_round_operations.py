@@ -163,7 +163,9 @@ def test_duel_games_and_mtr_points(db, make_event, make_player, judge):
         rounds.report_duel_games(m1, [a, a, b], user=judge)
     rounds.report_duel_games(m1, [a, b, a], user=judge)
     c, d = seated(m2)
-    rounds.report_duel_games(m2, [c, None], user=judge)
+    rounds.report_duel_games(m2, [c, None], user=judge)          # 1-0-1: the match goes on
+    assert m2.result_state is None and rounds.match_progress(m2).next_game == 3
+    rounds.report_duel_games(m2, [c, None], time=True, user=judge)   # time was called: 1-0-1 stands
     rounds.finish_round(rnd, judge)
     db.session.commit()
     rows = {r.player: r for r in rounds.standings(event)}

@@ -189,43 +189,72 @@ def test_no_sideboard_no_swaps_and_no_started_game_no_window(db, started_table, 
 
 
 def test_duel_sideboarding_between_games(db, started_table, judge):
+    from tournament.rounds import operations as rounds
     event, table, regs = started_table(n=2, mode="duel")
-    assert table.kind == "match"
+    assert table.kind == "match" and event.sideboard_minutes == 3
     a, b = regs
     swaps.submit_swaps(a, [{"out": OUT[0], "in": "Lightning Bolt"}])        # game 1: the timed window
     db.session.commit()
     assert swaps.state(a)["game"] == 1
     expire_window(db, table)
-    # game 1's window closed: now sideboarding for game 2, with no time limit, from game 1's deck
+    # game 1's window closed: sideboarding for game 2 opens only when game 1 is reported
     state = swaps.state(a)
-    assert state["game"] == 2 and state["window"]["open"] and state["window"]["deadline"] is None
+    assert state["game"] == 2 and state["window"] is None
+    with pytest.raises(Refused, match="Sideboarding for game 2 has not opened yet"):
+        swaps.submit_swaps(a, [{"out": "Lightning Bolt", "in": "Toxic Deluge"}])
+    with pytest.raises(Refused, match="Report game 1 first"):
+        swaps.start_duel_game(table, 2, reg=a)
+    rounds.report_game(table, 1, a.id, reg=b)
+    db.session.commit()
+    state = swaps.state(a)
+    w = state["window"]
+    assert state["game"] == 2 and w["open"] and 179 <= w["seconds_left"] <= 180       # 3 minutes, on the server
     assert "Lightning Bolt" in state["deck"]["main"]
     made = swaps.submit_swaps(a, [{"out": "Lightning Bolt", "in": "Toxic Deluge"}])
     db.session.commit()
     assert made[0].game == 2
     with pytest.raises(Refused, match="general cannot"):
         swaps.submit_swaps(a, [{"out": GENERAL, "in": "Grindstone"}])
-    with pytest.raises(Refused, match="Game 2 has already|next one is game 2"):
+    with pytest.raises(Refused, match="next one is game 2"):
         swaps.start_duel_game(table, 3, user=judge)
     game2 = swaps.start_duel_game(table, 2, reg=b)
     db.session.commit()
-    assert game2.started_at is not None
+    assert game2.closed_at is not None
+    assert swaps.start_duel_game(table, 2, reg=a).closed_at == game2.closed_at      # the other tap: no change
     v1, v2 = version(db, a, table, 1), version(db, a, table, 2)
     assert "Lightning Bolt" in v1.main and "Toxic Deluge" not in v1.main
     assert "Toxic Deluge" in v2.main and "Lightning Bolt" not in v2.main and v2.main_count == 99
     assert version(db, b, table, 2).main == version(db, b, table, 1).main
-    # game 2 started: its deck is fixed; sideboarding is now for game 3
-    assert swaps.state(a)["game"] == 3
+    # game 2 started: its deck is fixed; game 3's sideboarding waits for game 2's report
+    assert swaps.state(a)["game"] == 3 and swaps.state(a)["window"] is None
     with pytest.raises(Refused, match="Game 2 has started"):
         swaps.submit_swaps(a, [{"out": OUT[5], "in": "Grindstone"}], game=2)
-    swaps.submit_swaps(a, [{"out": OUT[5], "in": "Grindstone"}])
-    swaps.start_duel_game(table, 3, user=judge)
+    rounds.report_game(table, 2, b.id, reg=a)
     db.session.commit()
-    assert "Grindstone" in version(db, a, table, 3).main and "Grindstone" not in version(db, a, table, 2).main
+    swaps.submit_swaps(a, [{"out": OUT[5], "in": "Grindstone"}])
+    # nobody taps "Start game 3": at the stored deadline the game has started and sideboarding is closed
+    expire_window(db, table, 3)
+    with pytest.raises(Refused, match=r"Sideboarding for game 3 closed at .* \(3 minutes after game 2 was reported\)"):
+        swaps.submit_swaps(a, [{"out": OUT[6], "in": "Riftsweeper"}], game=3)
     with pytest.raises(Refused, match="third game"):
         swaps.submit_swaps(a, [{"out": OUT[6], "in": "Riftsweeper"}])
+    db.session.rollback()
+    assert "Grindstone" in version(db, a, table, 3).main and "Grindstone" not in version(db, a, table, 2).main
     actions = db.session.execute(sa.select(AuditEntry.action).where(AuditEntry.action == "duel.game_start")).all()
-    assert len(actions) == 2
+    assert len(actions) == 1
+
+
+def test_no_sideboarding_after_the_deciding_game(db, started_table, judge):
+    from tournament.rounds import operations as rounds
+    _event, table, regs = started_table(n=2, mode="duel")
+    a, b = regs
+    rounds.report_game(table, 1, a.id, reg=a)
+    swaps.start_duel_game(table, 2, user=judge)             # staff close sideboarding for the players
+    rounds.report_game(table, 2, a.id, reg=a)               # 2-0: the match is over
+    db.session.commit()
+    assert swaps.window(table, 3) is None
+    with pytest.raises(Refused, match="Report game 2 first|has already started|next one"):
+        swaps.start_duel_game(table, 3, reg=b)
 
 
 def test_the_database_keeps_general_plus_main_at_the_deck_size(db, started_table):

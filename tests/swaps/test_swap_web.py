@@ -35,7 +35,7 @@ def test_staff_logs_and_entering_for_a_player(app, client, db, started_table, ju
     login(judge)
     app.config["WTF_CSRF_ENABLED"] = False
     page = client.get(f"/events/{event.id}/rounds/1/tables/{table.number}/swaps").get_data(as_text=True)
-    assert "Lightning Bolt" in page and "Start game 2" in page
+    assert "Lightning Bolt" in page and "Start game 2" not in page          # game 1 is not reported yet
     r = client.post(f"/events/{event.id}/players/{regs[1].id}/swaps",
                     data={"out": [OUT[1]], "in": ["Grindstone"]})
     assert r.status_code == 302
@@ -44,6 +44,13 @@ def test_staff_logs_and_entering_for_a_player(app, client, db, started_table, ju
     # times on the event's clock with its zone, the table by round and number (never a database id)
     assert re.search(r"<td>\d\d:\d\d:\d\d UTC</td>", page) and f"<td>1.{table.number}</td>" in page
     expire_window(db, table)
+    r = client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/games/2/start")
+    assert r.status_code == 409 and "Report game 1 first" in r.get_data(as_text=True)
+    from tournament.rounds import operations as rounds
+    rounds.report_game(table, 1, regs[0].id, user=judge)
+    db.session.commit()
+    page = client.get(f"/events/{event.id}/rounds/1/tables/{table.number}/swaps").get_data(as_text=True)
+    assert "Start game 2" in page
     r = client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/games/2/start")
     assert r.status_code == 302
     assert swaps.last_started_game(table) == 2

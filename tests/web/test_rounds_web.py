@@ -657,7 +657,7 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     assert counts(db) == before
     # staff: a 1-1 draw at table 2, 2-0 at table 3
     response = client.post(f"/events/{event.id}/rounds/1/tables/{m2.number}/result",
-                           data={f"t{m2.number}-game1": x, f"t{m2.number}-game2": y})
+                           data={f"t{m2.number}-game1": x, f"t{m2.number}-game2": y, f"t{m2.number}-time": "y"})
     assert response.status_code == 302
     m3 = rnd.tables[2]
     u, v = seats_of(m3)

@@ -40,6 +40,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "pod_size": event.pod_size,
         "sideboard_enabled": bool(event.sideboard_enabled),
         "swap_seconds": event.swap_seconds,
+        "sideboard_minutes": event.sideboard_minutes,
         "scoring_profile": event.scoring_profile,
         "round_minutes": event.round_minutes,
         "decklist_deadline": iso_datetime(event.decklist_deadline),

@@ -107,6 +107,7 @@ SETTING_WORDS = {
     "pod_size": lazy_pgettext("event setting", "pod size"),
     "sideboard_enabled": lazy_pgettext("event setting", "sideboard enabled"),
     "swap_seconds": lazy_pgettext("event setting", "swap seconds"),
+    "sideboard_minutes": lazy_pgettext("event setting", "sideboard minutes"),
     "scoring_profile": lazy_pgettext("event setting", "scoring profile"),
     "round_minutes": lazy_pgettext("event setting", "round minutes"),
     "decklist_deadline": lazy_pgettext("event setting", "decklist deadline"),

@@ -75,6 +75,7 @@ class ExportResult(Out):
     archenemy: Optional[int]
     prizes: list[ExportPrize]
     games: list[Optional[int]] = Field(description="Matches: each game's winner; null for a drawn game.")
+    time_called: bool = Field(description="Matches: the match ended at time (decided by the games won).")
 
 
 class ExportVote(Out):
@@ -139,7 +140,7 @@ def _result(t) -> dict | None:
     return {"state": t.result_state, "survivors": [s.registration_id for s in t.seats if s.survived],
             "eliminated": [s.registration_id for s in order], "draw": t.draw_kind, "archenemy": t.archenemy_id,
             "prizes": [{"condition": c.condition, "holder": c.holder_id, "value": c.value} for c in t.prize_claims],
-            "games": [g.winner_id for g in t.games]}
+            "games": [g.winner_id for g in t.games], "time_called": t.time_called_at is not None}
 
 
 def _votes(t, staff: bool) -> list[dict]:

@@ -23,9 +23,10 @@ from ..timezones import local, machine_zone, valid_zone, zone_names
 from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 from .schemas import EVENT_SETTINGS, EventSettings, bounds, max_length
 
-POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_POINTS = (
+POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_POINTS, SIDEBOARD_MINUTES = (
     bounds(EventSettings, name) for name in ("pod_size", "swap_seconds", "round_minutes", "planned_rounds",
-                                             "bye_points", "end_of_round_turns", "archenemy_win_points"))
+                                             "bye_points", "end_of_round_turns", "archenemy_win_points",
+                                             "sideboard_minutes"))
 NAME_LENGTH, VENUE_LENGTH = max_length(EventSettings, "name"), max_length(EventSettings, "venue")
 
 MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
@@ -120,6 +121,11 @@ class EventForm(Form):
     sideboard_enabled = BooleanField(_l("Sideboards allowed"), default=True)
     swap_seconds = whole_number(_l("The swap window (seconds)"), SWAP_SECONDS, 180,
                                 _l("The swap window (seconds) must be a whole number from 0 to 3600."))
+    sideboard_minutes = IntegerField(                 # empty: unchanged (a new event: 3)
+        _l("Sideboarding between games (minutes)"), default=3,
+        invalid_value_message=_l("Sideboarding between games (minutes) must be a whole number from 1 to 60."),
+        validators=[Optional(), NumberRange(*SIDEBOARD_MINUTES, _l("Sideboarding between games (minutes) must be a "
+                                                                   "whole number from 1 to 60."))])
     scoring_profile = ChoiceField(_l("Scoring profile"))
     round_minutes = whole_number(_l("The round length (minutes)"), ROUND_MINUTES, 90,
                                  _l("The round length (minutes) must be a whole number from 10 to 600."))
@@ -168,7 +174,7 @@ class EventForm(Form):
     # what the page's inputs say (min, max, maxlength): the settings' declared bounds
     BOUNDS = {name: bounds(EventSettings, name) for name in (
         "pod_size", "swap_seconds", "round_minutes", "planned_rounds", "end_of_round_turns", "bye_points",
-        "archenemy_win_points", "team_win_points")}
+        "archenemy_win_points", "team_win_points", "sideboard_minutes")}
     MAX_LENGTH = {"name": NAME_LENGTH, "venue": VENUE_LENGTH}
 
     def __init__(self, *args, new: bool = False, **kwargs):
@@ -220,6 +226,8 @@ class EventForm(Form):
             data["decklist_deadline"] = data["decklist_deadline"].replace(tzinfo=ZoneInfo(data["timezone"]))
         if self.new and not data["scoring_profile"]:
             del data["scoring_profile"]
+        if data["sideboard_minutes"] is None:
+            del data["sideboard_minutes"]
         return data
 
 

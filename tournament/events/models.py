@@ -15,6 +15,7 @@ VARIANTS = ("none", "archenemy", "supervillain_rumble")
 # Bounds of the settings (tournament.events.schemas declares the inputs with them; the CHECKs below read them).
 POD_SIZES = (MIN_POD, MAX_POD)      # the pairing engine's bounds
 SWAP_SECONDS = (0, 3600)
+SIDEBOARD_MINUTES = (1, 60)          # 1v1: sideboarding between games closes after this (default 3)
 ROUND_MINUTES = (10, 600)
 PLANNED_ROUNDS = (1, 30)
 BYE_POINTS = (0, 100)
@@ -39,6 +40,7 @@ class Event(db.Model):
     pod_size = sa.Column(sa.Integer, nullable=False, default=4)
     sideboard_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
     swap_seconds = sa.Column(sa.Integer, nullable=False, default=180)
+    sideboard_minutes = sa.Column(sa.Integer, nullable=False, default=3, server_default="3")  # 1v1: between games
     scoring_profile = sa.Column(sa.String(20), nullable=False, default="democratic")
     round_minutes = sa.Column(sa.Integer, nullable=False, default=90)
     decklist_deadline = sa.Column(sa.DateTime(timezone=True), nullable=True)
@@ -81,6 +83,8 @@ class Event(db.Model):
         sa.CheckConstraint(f"mode in ({', '.join(map(repr, MODES))})", name="mode"),
         sa.CheckConstraint(f"status in ({', '.join(map(repr, STATUSES))})", name="status"),
         sa.CheckConstraint(f"swap_seconds >= {SWAP_SECONDS[0]}", name="swap_seconds"),
+        sa.CheckConstraint(f"sideboard_minutes between {SIDEBOARD_MINUTES[0]} and {SIDEBOARD_MINUTES[1]}",
+                           name="sideboard_minutes"),
     )
 
 

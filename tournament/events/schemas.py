@@ -27,7 +27,7 @@ from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
 from .models import (BYE_POINTS, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, POD_SIZES, ROUND_MINUTES,
-                     SCORING_PROFILES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
+                     SCORING_PROFILES, SIDEBOARD_MINUTES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
 
 DUEL_CUTS = (4, 8)
 TOP_CUTS = (0, *sorted({*DUEL_CUTS, *POD_CUTS}))
@@ -338,6 +338,9 @@ class EventSettings(Body):
     pod_size: whole(POD_SIZES, _l("The pod size"), "Players per pod (pods mode).") = None
     sideboard_enabled: flag(_l("Sideboards")) = None
     swap_seconds: whole(SWAP_SECONDS, _l("The swap window"), "Seconds of the sideboard swap window.") = None
+    sideboard_minutes: whole(SIDEBOARD_MINUTES, _l("Sideboarding between games"),
+                             "1v1: minutes of sideboarding before games 2 and 3 (from the previous game's report "
+                             "until a player starts the game; default 3).") = None
     scoring_profile: choice(SCORING_PROFILES, _l("The scoring profile")) = None
     round_minutes: whole(ROUND_MINUTES, _l("The round length"), "Minutes per round.") = None
     decklist_deadline: Annotated[datetime | None, _checked(_deadline), Field(

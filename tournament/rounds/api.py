@@ -12,9 +12,10 @@ from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
 from . import operations as ops
 from .presenting import timer_info
-from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EventStatusOut, ExtensionIn, FinishRoundIn,
-                      LateArrivalIn, MinutesIn, MoveIn, PairIn, PlayerRoundOut, RemoveIn, ResultIn, ResultOut,
-                      RoundList, RoundOut, StaffResultIn, StandingsOut, SwapIn, UnpublishIn, VoteIn)
+from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EndAtTimeIn, EventStatusOut, ExtensionIn,
+                      FinishRoundIn, GameReportIn, LateArrivalIn, MinutesIn, MoveIn, PairIn, PlayerRoundOut, RemoveIn,
+                      ResultIn, ResultOut, RoundList, RoundOut, StaffResultIn, StandingsOut, SwapIn, UnpublishIn,
+                      VoteIn)
 from .views import result_table, round_, table
 
 EVENT_URL = "/events/<int:event_id>"
@@ -91,11 +92,23 @@ def result_json(t, *, staff: bool) -> dict:
             "eliminated": [s.registration_id for s in order],
             "prizes": [{"condition": c.condition, "holder": c.holder_id, "value": c.value} for c in t.prize_claims],
             "draw": t.draw_kind if t.result_state else None, "archenemy": t.archenemy_id,
-            "games": [g.winner_id for g in t.games], "confirmed_by": sorted(ops.confirmers(t)),
+            "games": [g.winner_id for g in t.games], "match": match_json(t) if t.kind == "match" else None,
+            "confirmed_by": sorted(ops.confirmers(t)),
             "needed": sorted(ops.needed_confirmers(t)), "votes": votes,
             "versions": [{"revision": r.revision, "actor": r.actor, "staff": r.staff,
                           "registration_id": r.registration_id, "at": r.at, "result": r.result or {},
                           "current": r.revision == t.result_revision} for r in t.reports]}
+
+
+def match_json(t) -> dict:
+    """Where a 1v1 match stands, and the sideboarding before its next game."""
+    from ..swaps.operations import aware, is_open, next_sideboarding
+    progress = ops.match_progress(t)
+    w = next_sideboarding(t)
+    sideboarding = None if w is None else {"game": w.game, "open": is_open(w), "opens_at": aware(w.opens_at),
+                                           "deadline": aware(w.deadline), "closed_at": aware(w.closed_at)}
+    return {"over": progress.over, "decided_by": progress.decided_by, "winner": progress.winner,
+            "next_game": progress.next_game, "time_called": progress.time_called, "sideboarding": sideboarding}
 
 
 # ----------------------------------------------------------------- rounds
@@ -264,7 +277,7 @@ def enter_result(t, body: ResultIn, *, reg=None, user=None) -> None:
     if t.kind == "match":
         if body.games is None:
             raise Refused(_("This table is a 1v1 match: report its games."), field="games")
-        ops.report_duel_games(t, list(body.games), reg=reg, user=user, revision=body.revision)
+        ops.report_duel_games(t, list(body.games), time=body.time, reg=reg, user=user, revision=body.revision)
         return
     if body.games is not None:
         raise Refused(_("This table is a pod: report survivors and votes."), field="games")
@@ -306,6 +319,27 @@ def results_enter(rh):
            errors="400 401 403 404 409 415")
 def results_accept(rh):
     ops.settle_dispute(rh.table, rh.url["revision"], rh.user, seen=rh.body.seen)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
+
+
+@bp.post(f"{TABLE_URL}/games")
+@operation("results_game", "Record one game of a 1v1 match as it ends (staff: final once the match is decided).",
+           tags=RESULTS, load=RESULT_TABLE, policy=staff, body=GameReportIn, response=ResultOut,
+           errors="400 401 403 404 409 415", example={"game": 1, "winner": 1},
+           description="Refused with 409 for a game after the match is decided (a third win) or before the one "
+                       "before it. Opens sideboarding for the next game.")
+def results_game(rh):
+    b = rh.body
+    ops.report_game(rh.table, b.game, b.winner, time=b.time, user=rh.user, revision=b.revision)
+    return shaped(ResultOut, result_json(rh.table, staff=True))
+
+
+@bp.post(f"{TABLE_URL}/time")
+@operation("results_time", "Time was called between games: end the match with the games played.", tags=RESULTS,
+           load=RESULT_TABLE, policy=staff, body=EndAtTimeIn, body_required=False, response=ResultOut,
+           errors="400 401 403 404 409 415")
+def results_time(rh):
+    ops.end_match_at_time(rh.table, user=rh.user, revision=rh.body.revision)
     return shaped(ResultOut, result_json(rh.table, staff=True))
 
 
@@ -360,7 +394,8 @@ def _player_answer(rh) -> dict:
            tags=RESULTS, load=PLAYER_TABLE, public=True, body=ResultIn, response=PlayerRoundOut,
            errors="400 403 404 409 415 429", example={"survivors": [1], "eliminated": [2, 3, 4]},
            description="The first report waits for the other players' confirmation; a different report from "
-                       "another player marks the table disputed for a judge.")
+                       "another player marks the table disputed for a judge. A 1v1 match that two wins, three games "
+                       "or time (\"time\": true) do not decide is stored in progress (see players_game).")
 def players_report(rh):
     if rh.table.kind == "bye":
         raise Refused(_("A bye has no result to report."), status=409)
@@ -374,6 +409,32 @@ def players_report(rh):
            errors="400 403 404 409 415 429", example={"revision": 1})
 def players_confirm(rh):
     ops.confirm_result(rh.table, rh.reg, revision=rh.body.revision)
+    return _player_answer(rh)
+
+
+@bp.post(f"{PLAYER_TABLE_URL}/games")
+@operation("players_game", "Report one game of your 1v1 match as it ends.", tags=RESULTS, load=PLAYER_TABLE,
+           public=True, body=GameReportIn, response=PlayerRoundOut, errors="400 403 404 409 415 429",
+           example={"game": 1, "winner": 1},
+           description="The match needs no confirmation until it is decided (two wins, three games, or time); the "
+                       "report that decides it waits for the opponent's confirmation of the whole match. The same "
+                       "game reported by both players is stored once; a different winner is a dispute.")
+def players_game(rh):
+    if rh.table.kind != "match":
+        raise Refused(_("This table is a pod: report survivors and votes."), status=409)
+    b = rh.body
+    ops.report_game(rh.table, b.game, b.winner, time=b.time, reg=rh.reg)
+    return _player_answer(rh)
+
+
+@bp.post(f"{PLAYER_TABLE_URL}/time")
+@operation("players_time", "Time was called between games: end your match with the games played.", tags=RESULTS,
+           load=PLAYER_TABLE, public=True, body=EndAtTimeIn, body_required=False, response=PlayerRoundOut,
+           errors="400 403 404 409 415 429")
+def players_time(rh):
+    if rh.table.kind != "match":
+        raise Refused(_("This table is a pod: report survivors and votes."), status=409)
+    ops.end_match_at_time(rh.table, reg=rh.reg)
     return _player_answer(rh)
 
 

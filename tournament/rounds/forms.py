@@ -345,6 +345,7 @@ class DuelResultForm(_Form):
     game1 = GameField(_l("Game %(number)s", number=1))
     game2 = GameField(_l("Game %(number)s", number=2))
     game3 = GameField(_l("Game %(number)s", number=3))
+    time = BooleanField(_l("Time was called: the match ended with these games"))
     revision = _hidden_revision(required=False)      # the result the form was filled from
 
     def games(self):
@@ -367,6 +368,7 @@ class DuelResultForm(_Form):
         self.revision.data = table.result_revision or 0
         for field, game in zip(self.games(), table.games):
             field.data = DRAW if game.winner_id is None else game.winner_id
+        self.time.data = table.time_called_at is not None
         return self
 
 
@@ -411,3 +413,37 @@ class VoteForm(TableRefForm):
     def validate_votee(self, field):
         if field.data is None:
             raise ValidationError(_("Choose the player you vote for."))
+
+
+# ----------------------------------------------------------------- a match, game by game (the player's page)
+
+def _game_bounds() -> tuple[int, int]:
+    """GameReportIn's bounds of a game's number (the API parses with them; this form reads them)."""
+    from .schemas import GameReportIn
+    meta = GameReportIn.model_fields["game"].metadata
+    return (next(m.ge for m in meta if hasattr(m, "ge")), next(m.le for m in meta if hasattr(m, "le")))
+
+
+class GameReportForm(TableRefForm):
+    """One game of a match as it ends (GameReportIn's fields): its number, its winner or a draw (the button pressed),
+    and whether time was called."""
+    game = IntegerField(_l("Game"), widget=HiddenInput(), invalid_value_message=OUT_OF_DATE,
+                        validators=[InputRequired(OUT_OF_DATE), NumberRange(*_game_bounds(), OUT_OF_DATE)])
+    winner = GameField(_l("Winner"))
+    time = BooleanField(_l("Time was called: this was the match's last game"))
+
+    def validate_winner(self, field):
+        if field.data == NOT_PLAYED:
+            raise ValidationError(_("Choose the game's winner, or a draw."))
+
+    def winner_id(self) -> int | None:
+        return None if self.winner.data == DRAW else self.winner.data
+
+
+class EndAtTimeForm(TableRefForm):
+    """Time was called between games: the match ends with the games played."""
+
+
+class StartGameForm(TableRefForm):
+    game = IntegerField(_l("Game"), widget=HiddenInput(), invalid_value_message=OUT_OF_DATE,
+                        validators=[InputRequired(OUT_OF_DATE), NumberRange(2, _game_bounds()[1], OUT_OF_DATE)])

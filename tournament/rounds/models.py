@@ -58,6 +58,7 @@ class GameTable(db.Model):
     draw_kind = sa.Column(sa.String(20), nullable=True)     # a drawn pod: time | intentional | board (data/draws.json)
     archenemy_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="SET NULL"),
                              nullable=True)    # an Archenemy pod's archenemy (scored as archenemy vs team)
+    time_called_at = sa.Column(sa.DateTime(timezone=True), nullable=True)   # a match ended at time (the MTR)
 
     round = db.relationship(Round, back_populates="tables")
     seats = db.relationship("Seat", back_populates="table", cascade="all, delete-orphan", order_by="Seat.seat")
@@ -97,7 +98,7 @@ class Seat(db.Model):
 
 
 class DuelGame(db.Model):
-    """One game of a best-of-three match; winner NULL is a draw."""
+    """One reported game of a best-of-three match; winner NULL is a draw (an unfinished game at time is one)."""
     __tablename__ = "duel_game"
 
     id = sa.Column(sa.Integer, primary_key=True)
@@ -105,6 +106,8 @@ class DuelGame(db.Model):
     number = sa.Column(sa.Integer, nullable=False)
     winner_id = sa.Column(sa.Integer, sa.ForeignKey("registration.id", ondelete="CASCADE"), nullable=True)
     started_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
+    reported_at = sa.Column(sa.DateTime(timezone=True), nullable=True)     # sideboarding for the next game opens
+    reported_by = sa.Column(sa.String(120), nullable=True)                 # "player:ID" or staff, as the log names
 
     __table_args__ = (
         sa.UniqueConstraint("table_id", "number", name="uq_duel_game_table_number"),

@@ -10,9 +10,9 @@ from flask_babel import gettext as _
 
 from ..events import operations as event_ops
 from . import operations as ops
-from .forms import (ConfirmForm, PlayerDuelResultForm, PlayerPodResultForm, VoteForm, duel_result_form,
-                    pod_result_form)
-from .presenting import actor_text, name_key, table_view, timer_info
+from .forms import (DRAW, ConfirmForm, EndAtTimeForm, GameReportForm, PlayerDuelResultForm, PlayerPodResultForm,
+                    StartGameForm, VoteForm, duel_result_form, pod_result_form)
+from .presenting import actor_text, match_status, name_key, table_view, timer_info, version_parts
 from ..web import form_error_text
 
 
@@ -37,7 +37,50 @@ def player_round(reg) -> dict | None:
     mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None)
     out.update(_forms(rnd, table, reg.event, out["opponents"], mine))
     out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
+    out.update(_seen_result(table, names, staff))
+    if table.kind == "match":
+        out.update(_match_facts(reg, rnd, table, names, out))
     return out
+
+
+def _seen_result(table, names, staff: bool) -> dict:
+    """What a player confirms: the whole current result in words (game scores, or survivors, the order of
+    elimination, prize claims, the kind of draw); in a dispute every version, who reported it and when."""
+    from .operations.results import _result_snapshot
+    prizes = {c["id"]: c["name"] for c in table.round.event.prize_conditions or []}
+    lines = version_parts(table.kind, _result_snapshot(table), names, prizes) if table.result_state else []
+    versions = []
+    if table.result_state == "disputed":
+        versions = [{"revision": r.revision, "by": actor_text(r.actor, names, staff_as=None if staff else _("a judge")),
+                     "at": r.at, "lines": version_parts(table.kind, r.result or {}, names, prizes),
+                     "current": r.revision == table.result_revision} for r in table.reports]
+    return {"result_lines": lines, "versions": versions, "match_status": match_status(table, names)}
+
+
+def _match_facts(reg, rnd, table, names, facts) -> dict:
+    """A match game by game: the next game's buttons, ending at time, and sideboarding before the next game
+    (its deadline stored on the server) with the "Start game N" button."""
+    from ..swaps.operations import aware, is_open, next_sideboarding, uses_sideboards
+    progress = ops.match_progress(table)
+    ref = {"round": rnd.number, "table": table.number}
+    nxt = progress.next_game
+    reporting = facts["can_report"] and table.result_state in (None, "reported") and nxt is not None
+    time_up = ops.time_is_up(table)
+    w = next_sideboarding(table) if uses_sideboards(reg.event) else None
+    window = None
+    if w is not None:
+        window = {"game": w.game, "open": is_open(w), "deadline": aware(w.deadline),
+                  "form": StartGameForm(formdata=None, data={**ref, "game": w.game})}
+    opponent = next((s for s in facts["opponents"]), None)
+    choices = [(reg.id, _("I won game %(number)s", number=nxt))]
+    if opponent is not None:
+        choices.append((opponent["id"], _("%(name)s won game %(number)s", name=opponent["name"], number=nxt)))
+    choices.append((DRAW, _("Game %(number)s was a draw", number=nxt)))
+    return {"progress": progress, "next_game": nxt, "report_game": reporting, "time_up": time_up,
+            "game_form": GameReportForm(formdata=None, data={**ref, "game": nxt}), "game_choices": choices,
+            "end_form": EndAtTimeForm(formdata=None, data=ref),
+            "can_end_at_time": reporting and time_up and bool(progress.games) and table.result_state is None,
+            "sideboarding": window, "playing": nxt if nxt and (w is None or not is_open(w)) else None}
 
 
 def _failed_form(table):
@@ -93,7 +136,7 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
 
 def _match_score(reg, table) -> str | None:
     """The player's own view of a reported match in the usual wins–losses(–draws) notation: "You won 2–1"."""
-    if table.kind != "match" or not table.games:
+    if table.kind != "match" or not table.games or not ops.match_progress(table).over:
         return None
     mine = sum(1 for g in table.games if g.winner_id == reg.id)
     draws = sum(1 for g in table.games if g.winner_id is None)

@@ -162,7 +162,7 @@ def result_view(table, names: dict[int, str]) -> dict:
     prizes = {c["id"]: c["name"] for c in table.round.event.prize_conditions or []}
     return {"confirmed_by": sorted((names.get(i, "?") for i in ops.confirmers(table)), key=name_key),
             "entered_by": actor_text(table.result_by, names),
-            "disputed": table.result_state == "disputed",
+            "disputed": table.result_state == "disputed", "match_status": match_status(table, names),
             "versions": [{"revision": r.revision, "by": actor_text(r.actor, names), "at": r.at, "staff": r.staff,
                           "text": version_text(table.kind, r.result or {}, names, prizes),
                           "current": r.revision == table.result_revision} for r in table.reports]}
@@ -186,9 +186,24 @@ def version_text(kind: str, result: dict, names: dict[int, str], prizes: dict[st
     `prizes`: the event's prize conditions, id -> name."""
     if not result:
         return _("(not recorded)")
+    return "; ".join(version_parts(kind, result, names, prizes))
+
+
+def match_games_text(games, names: dict[int, str]) -> list[str]:
+    """Each game of a match in words: "game 1: Ann won", "game 2: draw"."""
+    return [_("game %(number)s: draw", number=i) if w is None else
+            _("game %(number)s: %(name)s won", number=i, name=names.get(w, "?")) for i, w in enumerate(games, 1)]
+
+
+def version_parts(kind: str, result: dict, names: dict[int, str], prizes: dict[str, str] | None = None) -> list[str]:
+    """A result's parts in words, one line each: what a player confirms (the whole result) and what a dispute
+    shows side by side."""
     if kind == "match":
-        games = [_("draw") if w is None else names.get(w, "?") for w in result.get("games") or []]
-        return _("games won: %(games)s", games=", ".join(games))
+        games = result.get("games") or []
+        parts = match_games_text(games, names) or [_("no game reported")]
+        if result.get("time"):
+            parts.append(_("time called: the match ended with these games"))
+        return parts
     survivors = [names.get(p, "?") for p in result.get("survivors") or []]
     parts = [_("survived: %(names)s", names=", ".join(survivors) or _("nobody"))]
     if result.get("eliminated"):
@@ -206,7 +221,27 @@ def version_text(kind: str, result: dict, names: dict[int, str], prizes: dict[st
         else:
             parts.append(_("%(prize)s: %(holder)s (%(value)s)", prize=data_text(name), holder=names.get(holder, "?"),
                            value="%g" % value if isinstance(value, (int, float)) else value))
-    return "; ".join(parts)
+    return parts
+
+
+def match_status(table, names: dict[int, str]) -> str | None:
+    """A match as it stands, in one line: "game 1: Ann won — in progress", "Ann won 2–1", "a draw at time, 1–1"."""
+    if table.kind != "match":
+        return None
+    progress = ops.match_progress(table)
+    if not progress.games:
+        return None
+    if not progress.over:
+        return _("%(games)s — in progress", games="; ".join(match_games_text(progress.games, names)))
+    a = progress.winner if progress.winner is not None else progress.players[0]
+    won, lost, drawn = progress.score(a)
+    score = f"{won}–{lost}" + (f"–{drawn}" if drawn else "")
+    if progress.winner is None:
+        return (_("a draw at time, %(score)s", score=score) if progress.decided_by == "time"
+                else _("a draw, %(score)s", score=score))
+    if progress.decided_by == "time":
+        return _("%(name)s won %(score)s at time", name=names.get(a, "?"), score=score)
+    return _("%(name)s won %(score)s", name=names.get(a, "?"), score=score)
 
 
 @lru_cache(maxsize=1)

@@ -123,7 +123,9 @@ class ResultIn(Input):
                                                        "drawn; unnamed, time or the board state.")
     games: Optional[list[Optional[int]]] = Field(None, min_length=1, max_length=3,
                                                  description="Matches: each game's winner (a player id) or null "
-                                                             "for a drawn game.")
+                                                             "for a drawn game. Without two wins, three games or "
+                                                             "time, the match is stored in progress.")
+    time: bool = Field(False, description="Matches: time was called and the match ended with these games.")
     revision: Optional[int] = Field(None, ge=0, le=1_000_000_000,
                                     description="The result revision you saw: refused with 409 when it changed.")
 
@@ -134,6 +136,25 @@ class StaffResultIn(ResultIn):
                                                  "not one; leave out to keep what the tracker recorded.")
     votes: dict[str, int] = Field(default_factory=dict, max_length=16,
                                   description="Pods of events that score votes: voter id -> the player voted for.")
+
+
+class GameReportIn(Input):
+    """One game of a 1v1 match, reported as it ends."""
+    game: int = Field(ge=1, le=3, description="The game's number: the next one (or one already reported: the same "
+                                              "result again changes nothing, a different one corrects or disputes).")
+    winner: Optional[int] = Field(None, ge=1, le=2147483647,
+                                  description="The game's winner (a player at the table); null: a drawn game (a "
+                                              "game unfinished after time and five more turns is a draw).")
+    time: bool = Field(False, description="Time was called and this was the match's last game (players: only "
+                                          "once the round's clock has run out).")
+    revision: Optional[int] = Field(None, ge=0, le=1_000_000_000,
+                                    description="Staff: the result revision you saw (409 when it changed).")
+
+
+class EndAtTimeIn(Input):
+    """Time was called between games: the match ends with the games played."""
+    revision: Optional[int] = Field(None, ge=0, le=1_000_000_000,
+                                    description="Staff: the result revision you saw (409 when it changed).")
 
 
 class ConfirmIn(Input):
@@ -203,8 +224,26 @@ class VersionOut(Output):
     registration_id: Optional[int]
     at: UtcDateTime
     result: dict = Field(description="Pods: survivors, eliminated, prizes {condition: [holder, value]}, "
-                                     "archenemy, draw; matches: games (winner ids, null for a draw).")
+                                     "archenemy, draw; matches: games (winner ids, null for a draw), time.")
     current: bool
+
+
+class SideboardingOut(Output):
+    game: int = Field(description="The game it is before (2 or 3).")
+    open: bool
+    opens_at: UtcDateTime
+    deadline: Optional[UtcDateTime] = Field(description="Stored on the server when the previous game was reported.")
+    closed_at: Optional[UtcDateTime] = Field(description="When a player or staff started the game.")
+
+
+class MatchOut(Output):
+    over: bool = Field(description="Decided: two games won, three played, or time called.")
+    decided_by: Optional[Literal["wins", "games", "time"]]
+    winner: Optional[int] = Field(description="Null while in progress, or for a drawn match.")
+    next_game: Optional[int] = Field(description="The game to report next; null once the match is over.")
+    time_called: bool
+    sideboarding: Optional[SideboardingOut] = Field(description="Before the next game: opens when the previous "
+                                                                "game is reported.")
 
 
 class VoteOut(Output):
@@ -232,6 +271,7 @@ class ResultOut(Output):
     draw: Optional[str]
     archenemy: Optional[int]
     games: list[Optional[int]] = Field(description="Matches: each game's winner; null for a drawn game.")
+    match: Optional[MatchOut] = Field(description="Matches: where the match stands; null for pods.")
     confirmed_by: list[int]
     needed: list[int] = Field(description="Who must confirm (the players still in the event).")
     votes: Optional[list[VoteOut]] = Field(description="Null while the votes are hidden (or not scored).")

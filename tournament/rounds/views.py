@@ -21,9 +21,9 @@ from ..web.handler import FormRefused, handler
 from . import operations as ops
 from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
                          table_view, timer_info, tiebreaker_words)
-from .forms import (ConfirmForm, LateArrivalForm, MoveForm, PlayerDuelResultForm, PlayerPodResultForm, RemoveForm,
-                    RoundActionForm, SwapForm, TableRefForm, UnpublishForm, VoteForm, duel_result_form,
-                    pod_result_form)
+from .forms import (ConfirmForm, EndAtTimeForm, GameReportForm, LateArrivalForm, MoveForm, PlayerDuelResultForm,
+                    PlayerPodResultForm, RemoveForm, RoundActionForm, SwapForm, TableRefForm, UnpublishForm, VoteForm,
+                    duel_result_form, pod_result_form)
 
 bp = Blueprint("rounds", __name__)
 
@@ -445,7 +445,7 @@ def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
     """Store a pod or duel result from a validated form (staff: also every player's vote)."""
     seen = form.revision.data if "revision" in form._fields else None
     if table.kind == "match":
-        ops.report_duel_games(table, form.winners(), reg=reg, user=user, revision=seen)
+        ops.report_duel_games(table, form.winners(), time=bool(form.time.data), reg=reg, user=user, revision=seen)
         return
     ops.report_pod_result(table, form.survivors.data, form.eliminated(), form.prizes(), reg=reg, user=user,
                           archenemy=form.archenemy_choice(), revision=seen, draw=form.draw.data or None)
@@ -614,6 +614,48 @@ def player_confirm(rh):
     _player_table(rh, rh.form)
     ops.confirm_result(rh.table, rh.reg, revision=rh.form.revision.data)
     return _player_done(rh, _("Thank you: you confirmed the result."))
+
+
+def _on_player_game_refused(rh, e):
+    """A game's report, the end at time, a game's start: the refusal as the round's message (the form is buttons)."""
+    if isinstance(e, FormRefused):
+        message = EXPIRED if e.expired else next(iter(rh.form.errors.get("winner") or []), OUT_OF_DATE)
+        return _show_player_refusal(rh, 400, message)
+    return _show_player_refusal(rh, e.status, e.message)
+
+
+def _match_table(rh):
+    _player_table(rh, rh.form)
+    if rh.table.kind != "match":
+        raise Refused(_("This table is a pod: report survivors and votes."), status=409)
+
+
+@bp.post("/p/<code>/game")
+@handler(load=loading.player, form=lambda rh: GameReportForm(), refused=_on_player_game_refused)
+def player_game(rh):
+    """One game of the player's match, reported as it ends."""
+    _match_table(rh)
+    f = rh.form
+    ops.report_game(rh.table, f.game.data, f.winner_id(), time=bool(f.time.data), reg=rh.reg,
+                    user=event_ops.staff_for(rh.user, rh.event))
+    progress = ops.match_progress(rh.table)
+    if rh.table.result_state == "disputed":
+        return _player_done(rh, _("Your opponent reported game %(game)s differently: a judge will settle it.",
+                                  game=f.game.data))
+    if progress.over:
+        return _player_done(rh, _("Game %(game)s reported: the match is decided. Your opponent confirms it on "
+                                  "their page.", game=f.game.data))
+    return _player_done(rh, _("Game %(game)s reported. Sideboard if you like, then start game %(next)s.",
+                              game=f.game.data, next=progress.next_game))
+
+
+@bp.post("/p/<code>/time")
+@handler(load=loading.player, form=lambda rh: EndAtTimeForm(), refused=_on_player_game_refused)
+def player_end_at_time(rh):
+    """Time was called between games: the match ends with the games played."""
+    _match_table(rh)
+    ops.end_match_at_time(rh.table, reg=rh.reg, user=event_ops.staff_for(rh.user, rh.event))
+    return _player_done(rh, _("The match ended at time. Your opponent confirms it on their page."))
 
 
 def _on_player_vote_refused(rh, e):

@@ -5,7 +5,13 @@ others) are all or nothing.
 """
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
+from ..errors import Refused
 from ..events import loading
+from ..events.api_access import shaped, staff
+from ..rounds.api import PLAYER_TABLE, PLAYER_TABLE_URL, RESULT_TABLE, TABLE_URL, result_json, _player_answer
+from ..rounds.schemas import PlayerRoundOut, ResultOut
 from ..web.api import bp, operation, token
 from . import operations as swaps
 from .schemas import StaffSwapState, StaffSwapSubmission, SwapState, SwapSubmission
@@ -63,3 +69,36 @@ def registration_swaps_submit(rh):
     result = swaps.change_swaps(rh.reg, body.listed("pairs"), body.listed("undo"), user=rh.staff, game=body.game,
                                 override_reason=body.override_reason)
     return answer(rh.reg, result, log=True)
+
+
+# ----------------------------------------------------------------- starting games 2 and 3 of a match
+
+START = "/games/<int:game>/start"
+START_WHY = ("Game 2 or 3; sideboarding for it opens when the game before it is reported and closes now (or at its "
+             "stored deadline, the event's sideboard_minutes). Refused with 409 before that game is reported; "
+             "starting a game already started changes nothing.")
+
+
+def _game_number(rh) -> int:
+    game = rh.url["game"]
+    if game not in (2, 3):
+        raise Refused(_("Start game 2 or game 3 (game 1 starts with the round)."), field="game")
+    return game
+
+
+@bp.post(PLAYER_TABLE_URL + START)
+@operation("players_startGame", "Start the next game of your match: its sideboarding closes.", tags=["results"],
+           load=PLAYER_TABLE, public=True, response=PlayerRoundOut, errors="400 403 404 409 429",
+           description=START_WHY)
+def players_start_game(rh):
+    swaps.start_duel_game(rh.table, _game_number(rh), reg=rh.reg)
+    return _player_answer(rh)
+
+
+@bp.post(TABLE_URL + START)
+@operation("results_startGame", "Start a match's next game for its players (closes its sideboarding).",
+           tags=["results"], load=RESULT_TABLE, policy=staff, response=ResultOut, errors="400 401 403 404 409",
+           description=START_WHY)
+def results_start_game(rh):
+    swaps.start_duel_game(rh.table, _game_number(rh), user=rh.user)
+    return shaped(ResultOut, result_json(rh.table, staff=True))

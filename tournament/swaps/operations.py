@@ -7,9 +7,12 @@ Rules (RULES.md "Starting a game" step 2, "1v1 matches"):
   server (`SwapWindow.deadline` = start + Event.swap_seconds) the first time
   anyone looks at it, so changing the event setting later does not move an
   open window, and reloading a page never resets it.
-* A 1v1 match sideboards before games 2 and 3 with no time limit, until that
-  game is started (`start_duel_game`). Game N's deck starts as game N-1's.
-  After game 1's deadline a match player's swaps are for game 2.
+* A 1v1 match sideboards before games 2 and 3: the window opens when the
+  previous game is reported (tournament.signals.duel_game_reported), its
+  deadline stored then (Event.sideboard_minutes, default 3), and closes when
+  either player (or staff) starts the game (`start_duel_game`) or at the
+  deadline, when the game counts as started. Game N's deck starts as game
+  N-1's. After game 1's deadline a match player's swaps are for game 2.
 * Each table (round) starts again from the registered list.
 * Every change is one transaction that first locks the player's registration
   row (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises writers), so
@@ -42,7 +45,7 @@ from ..events.operations import actor_name, log, staff_for, valid_id
 from ..extensions import db
 from ..i18n import message_text
 from ..timezones import clock_text
-from ..rounds.models import DuelGame, GameTable
+from ..rounds.models import GameTable
 from . import domain
 from .domain import DeckLists, Pair, SwapError
 from .models import DeckVersion, Swap, SwapWindow
@@ -104,19 +107,45 @@ def window(table: GameTable, game: int = 1) -> SwapWindow | None:
             table_id=table.id, game=1, opens_at=start, deadline=start + timedelta(seconds=event.swap_seconds)))
     if table.kind != "match" or game not in (2, 3):
         return None
-    opens = aware(table.started_at)                      # game 2: sideboarding may begin once game 1 has
-    if game == 3:
-        previous = _windows(table).get(2)
-        if previous is None or previous.closed_at is None:
-            return None
-        opens = aware(previous.closed_at)                 # game 3: once game 2 has started
+    stored = _windows(table).get(game)
+    if stored is not None:
+        return stored
+    return open_sideboarding(table, game)
+
+
+def open_sideboarding(table: GameTable, game: int) -> SwapWindow | None:
+    """Sideboarding before game 2 or 3 of a match, once the game before it is reported and the match goes on:
+    opens at that report, closes at the event's minutes later (stored now) or when the game is started."""
+    from ..rounds.operations import match_progress
+    if table.kind != "match" or game not in (2, 3) or table.started_at is None:
+        return None
+    previous = next((g for g in table.games if g.number == game - 1), None)
+    progress = match_progress(table)
+    if previous is None or previous.reported_at is None or (progress.over and len(progress.games) < game):
+        return None
+    opens = aware(previous.reported_at)
+    minutes = table.round.event.sideboard_minutes or 3
     return _get_or_create(SwapWindow, {"table_id": table.id, "game": game}, lambda: SwapWindow(
-        table_id=table.id, game=game, opens_at=opens, deadline=None))
+        table_id=table.id, game=game, opens_at=opens, deadline=opens + timedelta(minutes=minutes)))
 
 
-def last_started_game(table: GameTable) -> int:
-    windows = _windows(table)
-    return max([1] + [n for n in (2, 3) if windows.get(n) and windows[n].closed_at is not None])
+def next_sideboarding(table: GameTable) -> SwapWindow | None:
+    """The stored sideboarding window before the match's next game (read only); None when there is none."""
+    from ..rounds.operations import match_progress
+    if table.kind != "match":
+        return None
+    number = match_progress(table).next_game
+    return _windows(table).get(number) if number in (2, 3) else None
+
+
+def _closed(w: SwapWindow, now: datetime) -> bool:
+    return w.closed_at is not None or (w.deadline is not None and now > aware(w.deadline))
+
+
+def last_started_game(table: GameTable, now: datetime | None = None) -> int:
+    """The latest game under way: 1, or game 2 or 3 once its sideboarding closed (started, or its deadline)."""
+    windows, now = _windows(table), now or utcnow()
+    return max([1] + [n for n in (2, 3) if windows.get(n) and _closed(windows[n], now)])
 
 
 def target_game(table: GameTable, now: datetime | None = None) -> int | None:
@@ -125,7 +154,7 @@ def target_game(table: GameTable, now: datetime | None = None) -> int | None:
     if table.kind != "match":
         return 1
     now = now or utcnow()
-    last = last_started_game(table)
+    last = last_started_game(table, now)
     if last == 1:
         w = window(table, 1)
         if w is not None and now <= aware(w.deadline):
@@ -246,6 +275,10 @@ def _closed_message(w: SwapWindow | None, table: GameTable, game: int) -> str:
     if w.closed_at is not None:
         return _("Game %(game)s has started, so sideboarding for it is closed.", game=game)
     deadline = clock_text(w.deadline, table.round.event)
+    if game > 1:
+        return _("Sideboarding for game %(game)s closed at %(time)s (%(minutes)s minutes after game %(previous)s was "
+                 "reported), so game %(game)s has started. If something went wrong, ask a judge.", game=game,
+                 time=deadline, minutes=table.round.event.sideboard_minutes, previous=game - 1)
     return _("The swap window for table %(table)s closed at %(time)s (%(seconds)s seconds after the game started). "
              "Swaps are no longer accepted; if something went wrong, ask a judge.", table=table.number,
              time=deadline, seconds=table.round.event.swap_seconds)
@@ -424,42 +457,48 @@ def undo_swap(reg: Registration, swap_id: int, *, user: User | None = None, over
 # ----------------------------------------------------------------- duel games
 
 def start_duel_game(table: GameTable, number: int, *, user: User | None = None,
-                    reg: Registration | None = None) -> DuelGame:
-    """Start game 2 or 3 of a match: its sideboarding closes and each player's deck for it is kept."""
+                    reg: Registration | None = None) -> SwapWindow:
+    """Start game 2 or 3 of a match (either player taps "Start game N", or staff close its sideboarding): its
+    sideboarding closes and each player's deck for it is kept. Tapping again once it has started changes nothing."""
     event = table.round.event
     staff = staff_for(user, event)
     if staff is None and (reg is None or reg.id not in {s.registration_id for s in table.seats}):
         raise Refused(_("Only the players at this table or staff can start its next game."), status=403)
+    if staff is None and reg.dropped_at is not None:
+        raise Refused(_("You have dropped from the event, so you cannot start a game. Ask a judge if this is wrong."),
+                      status=403)
     actor = actor_name(staff) if staff else f"player:{reg.id}"
     if table.kind != "match":
         raise Refused(_("Only a 1v1 match has games 2 and 3."), status=409)
     if table.started_at is None:
         raise Refused(_("The match has not started; start the round first."), status=409)
-    if number not in (2, 3):
+    if isinstance(number, bool) or number not in (2, 3):
         raise Refused(_("Start game 2 or game 3 (game 1 starts with the round)."), field="number")
-    last = last_started_game(table)
+    from ..rounds.operations import lock_table
+    lock_table(table)
+    now = utcnow()
+    last = last_started_game(table, now)
+    if number <= last:
+        w = _windows(table)[number]
+        if w.closed_at is None:             # its deadline passed: the game started then
+            w.closed_at = aware(w.deadline)
+        return w
     if number != last + 1:
         raise Refused(_("Game %(last)s is the latest game started; the next one is game %(next)s.", last=last,
-                        next=last + 1) if number > last else
-                      _("Game %(number)s has already started.", number=number), status=409)
+                        next=last + 1), status=409)
+    w = window(table, number)
+    if w is None:
+        raise Refused(_("Report game %(previous)s first: sideboarding for game %(game)s opens when it is reported.",
+                        previous=number - 1, game=number), status=409)
     for seat in table.seats:
         _lock(seat.registration)
-    w = window(table, number)
-    now = utcnow()
     w.closed_at = now
     for seat in table.seats:
         if seat.registration.deck is not None:
             deck_version(seat.registration, table, number)
-    game = db.session.execute(sa.select(DuelGame).where(DuelGame.table_id == table.id,
-                                                        DuelGame.number == number)).scalar()
-    if game is None:
-        game = DuelGame(table_id=table.id, number=number, started_at=now)
-        db.session.add(game)
-    else:
-        game.started_at = now
     db.session.flush()
     log(event, actor, "duel.game_start", round=table.round.number, table=table.number, game=number)
-    return game
+    return w
 
 
 # ----------------------------------------------------------------- reading

@@ -12,7 +12,8 @@ from flask_babel import gettext as _
 from ..auth.access import login_required
 from ..errors import Refused
 from ..events import loading
-from ..rounds.views import TABLE
+from ..rounds.forms import StartGameForm
+from ..rounds.views import TABLE, _on_player_game_refused, _match_table, _player_done
 from ..web.handler import handler
 from . import operations as swaps
 
@@ -98,6 +99,7 @@ def table_log(rh):
     return render_template(
         "swaps/table_log.html", event=event, table=table, log=swaps.table_log(table), names=names,
         windows=windows, last_started=swaps.last_started_game(table) if table.kind == "match" else 1,
+        startable=swaps.next_sideboarding(table) if table.kind == "match" else None,
         iso=swaps.iso)
 
 
@@ -111,3 +113,13 @@ def start_game(rh):
             table=table.number), "ok")
     return redirect(url_for("swaps.table_log", event_id=rh.event.id, number=rh.round.number,
                             table_number=table.number))
+
+
+@bp.post("/p/<code>/start-game")
+@handler(load=loading.player, form=lambda rh: StartGameForm(), refused=_on_player_game_refused)
+def player_start_game(rh):
+    """Either player taps "Start game N": sideboarding for it closes for both."""
+    _match_table(rh)
+    game = rh.form.game.data
+    swaps.start_duel_game(rh.table, game, reg=rh.reg)
+    return _player_done(rh, _("Game %(game)s has started: good luck!", game=game))

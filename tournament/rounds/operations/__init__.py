@@ -9,7 +9,8 @@ those before it:
     policy    who may do what: visibility, who acts at a table, why_not_* (views, templates, API)
     votes     casting a vote, and when votes are seen
     ranking   standings, the prize board, the top cut's outcome, final places, statistics
-    results   reporting, confirming and settling a table's result
+    results   reporting and confirming a table's result
+    matches   1v1 matches game by game, ended at time, entered whole; settling a dispute
     clock     publish, start, pause, resume, extend and finish a round; finish the event
     pairing   pairing a round or the top cut's next stage; deleting a draft
     seating   correcting the seats, in a draft or after publishing: swap, move, seat a late arrival, remove a
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from ...events.models import Registration               # noqa: F401  (as before the split)
 from ..models import Round                              # noqa: F401
-from . import clock, pairing, policy, queries, ranking, results, seating, votes
+from . import clock, matches, pairing, policy, queries, ranking, results, seating, votes
 from .queries import (current_round, current_seat, ever_seated, get_round, get_table, lock_table, missing_results,
                       players_to_seat, rounds_of, seat_of, unconfirmed_results, with_tables, _load_tables)
 from .policy import (confirmers, event_uses_votes, needed_confirmers, require_standings_visible, require_visible,
@@ -28,7 +29,9 @@ from .policy import (confirmers, event_uses_votes, needed_confirmers, require_st
 from .votes import cast_vote, votes_visible
 from .ranking import (cut_outcome, cut_results, event_stats, final_standings, prize_board, scored_tables,
                       shown_standings, standings)
-from .results import KEEP, confirm_result, report_duel_games, report_pod_result, settle_dispute
+from .results import KEEP, confirm_result, report_pod_result
+from .matches import (end_match_at_time, match_progress, report_duel_games, report_game, settle_dispute,
+                      time_is_up)
 from .clock import (MAX_EXTENSION_MINUTES, extend_round, extend_table, finish_event, finish_round, pause_round,
                     publish_round, resume_round, start_round)
 from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets,

@@ -128,6 +128,9 @@ def _why_not_correct_cut(table: GameTable) -> str | None:
 
 
 def why_not_confirm(table: GameTable, reg_id: int | None, staff: bool, revision: int | None = None) -> str | None:
+    if table.kind == "match" and table.result_state is None and table.games:
+        return _("The match is still in progress: it is confirmed once it is decided (two games won, or time "
+                 "called).")
     if table.kind == "bye" or table.result_state is None:
         return _("There is no result to confirm yet.")
     if table.round.event.status == "finished":

@@ -2,8 +2,6 @@
 players, or settled by staff; every version kept (ResultReport) and logged."""
 from __future__ import annotations
 
-from collections import Counter
-
 from flask_babel import gettext as _
 
 from ...auth.models import User
@@ -12,12 +10,11 @@ from ...errors import Refused
 from ...events.models import Registration
 from ...events.operations import log, require_staff
 from ...extensions import db
-from ..models import DuelGame, GameTable, PrizeClaim, ResultConfirmation, ResultReport
+from ..models import GameTable, PrizeClaim, ResultConfirmation, ResultReport
 from ...scoring.draws import DRAW_KINDS, default_draw
 
 from .queries import lock_table, _name, _seated_ids
 from .policy import confirmers, needed_confirmers, table_actor, why_not_confirm, why_not_report, _refuse_if
-from .ranking import _needs_a_winner, _winner_of
 
 
 def _clean_ids(values, table: GameTable, field: str, label: str) -> list[int]:
@@ -38,7 +35,7 @@ def _clean_ids(values, table: GameTable, field: str, label: str) -> list[int]:
 
 def _result_snapshot(table: GameTable) -> dict:
     if table.kind == "match":
-        return {"games": [g.winner_id for g in table.games]}
+        return {"games": [g.winner_id for g in table.games], "time": table.time_called_at is not None}
     return {"survivors": sorted(s.registration_id for s in table.seats if s.survived),
             "eliminated": [s.registration_id for s in sorted(table.seats, key=lambda s: s.eliminated_order or 99)
                            if s.eliminated_order],
@@ -216,39 +213,6 @@ def _set_prizes(table: GameTable, prizes) -> None:
         table.prize_claims.append(PrizeClaim(condition=cid, holder_id=claim["holder"], value=value))
 
 
-def report_duel_games(table: GameTable, winners, *, reg: Registration | None = None,
-                      user: User | None = None, revision: int | None = None) -> GameTable:
-    """Game by game: each entry is the winner's player id, or None for a drawn game."""
-    actor, staff = table_actor(table, reg, user)
-    if table.kind != "match":
-        raise Refused(_("This table is a pod: report survivors and votes."), status=409)
-    lock_table(table)
-    before = _check_changeable(table, staff, revision)
-    if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= 3:
-        raise Refused(_("Report one to three games."), field="games")
-    seated = _seated_ids(table)
-    tally = Counter()
-    for i, w in enumerate(winners, 1):
-        if w is not None and (not isinstance(w, int) or isinstance(w, bool) or w not in seated):
-            raise Refused(_("Game %(number)s: the winner must be one of the two players, or a draw.", number=i),
-                          field="games")
-        if max(tally.values(), default=0) >= 2:
-            raise Refused(_("Game %(number)s cannot be played: the match was already won 2–%(lost)s.", number=i,
-                            lost=sum(tally.values()) - 2), field="games")
-        if w is not None:
-            tally[w] += 1
-    if table.round.stage.startswith("top") and _winner_of(tally, seated) is None:
-        raise _needs_a_winner(table, field="games", status=400)
-    for g in list(table.games):
-        table.games.remove(g)
-    db.session.flush()
-    for i, w in enumerate(winners, 1):
-        table.games.append(DuelGame(number=i, winner_id=w))
-    db.session.flush()
-    _record(table, actor, staff, reg, before, revision)
-    return table
-
-
 def confirm_result(table: GameTable, reg: Registration | None = None, user: User | None = None,
                    revision: int | None = None) -> GameTable:
     """Another player at the table agrees with the result they saw (its revision); staff confirm it for
@@ -265,19 +229,3 @@ def confirm_result(table: GameTable, reg: Registration | None = None, user: User
     log(table.round.event, actor, "result.confirm", round=table.round.number, table=table.number,
         revision=table.result_revision)
     return table
-
-
-def settle_dispute(table: GameTable, revision: int, user: User, seen: int | None = None) -> GameTable:
-    """Staff accept one reported version of a disputed (or any) result as the final one. `seen`: the table's
-    revision on the page the choice was made on (a colleague's decision since then is not overwritten)."""
-    require_staff(user, table.round.event)
-    chosen = next((r for r in table.reports if r.revision == revision), None)
-    if chosen is None or not chosen.result:
-        raise Refused(_("Table %(number)s has no version %(revision)s to accept.", number=table.number,
-                        revision=revision), status=404)
-    data = chosen.result
-    if table.kind == "match":
-        return report_duel_games(table, data.get("games") or [], user=user, revision=seen)
-    prizes = {c: {"holder": v[0], "value": v[1]} for c, v in (data.get("prizes") or {}).items()}
-    return report_pod_result(table, data.get("survivors") or [], data.get("eliminated") or [], prizes, user=user,
-                             draw=data.get("draw"), revision=seen)
