@@ -76,11 +76,11 @@ def record(event: Event, user: User, given: PenaltyIn) -> tuple[Penalty, bool]:
     used. A game or match loss needs the round the player plays in; a disqualification also drops the player."""
     require_staff(user, event)
     _still_running(event)
+    reg = _player(event, given.registration_id)        # locked: a retry with the same key sees the first one
     if given.key is not None:
         earlier = _by_key(event, given.key)
         if earlier is not None:
             return _same_as(earlier, given), False
-    reg = _player(event, given.registration_id)
     kind = given.penalty or domain.default_penalty(given.infraction)
     penalty = Penalty(event_id=event.id, registration_id=reg.id, kind=kind, infraction=given.infraction,
                       note=clean_text(given.note, "note", _("The note"), NOTE_LENGTH).replace("\r\n", "\n"),
