@@ -113,7 +113,8 @@ def test_withdrawing_a_penalty_gives_the_result_back(db, pods, give, judge):
 
 def test_every_penalty_is_logged_with_who_and_when(db, pods, give):
     event, rnd, regs = pods
-    give(event, regs[0], "slow_play", note="Took 4 minutes for one turn.")
+    penalty = give(event, regs[0], "slow_play", note="  Took 4 minutes\r\nfor one turn.\n")
+    assert penalty.note == "Took 4 minutes\nfor one turn."
     entry = db.session.query(AuditEntry).filter_by(action="penalty.warning").one()
     assert entry.actor == "judge:Jan Judge" and entry.details["registration"] == regs[0].id
     assert entry.at is not None

@@ -38,7 +38,8 @@ def penalties_list(rh):
 @operation("penalties_give", "Record a penalty for a player: a warning, game loss, match loss or "
            "disqualification, with its infraction and note.", tags=["penalties"], load=(loading.event,),
            policy=staff, body=PenaltyIn, response=PenaltyOut, status=201,
-           errors="400 401 403 404 409 413 415", description=REFUSALS, example=EXAMPLE)
+           errors="400 401 403 404 409 413 415", description=REFUSALS, example=EXAMPLE,
+           links={"penalties_withdraw": {"penalty_id": "$response.body#/id"}})
 def penalties_give(rh):
     penalty, _new = ops.record(rh.event, rh.user, rh.body)
     return _answer(rh.event, penalty)

@@ -7,6 +7,8 @@ never rewritten: the standings lay the penalties in force over them (tournament.
 """
 from __future__ import annotations
 
+import unicodedata
+
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
@@ -83,7 +85,7 @@ def record(event: Event, user: User, given: PenaltyIn) -> tuple[Penalty, bool]:
             return _same_as(earlier, given), False
     kind = given.penalty or domain.default_penalty(given.infraction)
     penalty = Penalty(event_id=event.id, registration_id=reg.id, kind=kind, infraction=given.infraction,
-                      note=clean_text(given.note, "note", _("The note"), NOTE_LENGTH).replace("\r\n", "\n"),
+                      note=_note(given.note),
                       key=given.key, given_by=actor_name(user), at=utcnow())
     _place(event, reg, penalty, given)
     _refuse_twice(event, reg, penalty)
@@ -95,6 +97,11 @@ def record(event: Event, user: User, given: PenaltyIn) -> tuple[Penalty, bool]:
         infraction=domain.infractions()[given.infraction]["name"], round=penalty.round_number,
         table=penalty.table_number, game=penalty.game, loss=penalty.loss)
     return penalty, True
+
+
+def _note(text: str) -> str:
+    """The note as typed, trimmed, line breaks kept (the schema already refused other control characters)."""
+    return unicodedata.normalize("NFC", text.replace("\r\n", "\n").strip())
 
 
 def _by_key(event: Event, key: str) -> Penalty | None:

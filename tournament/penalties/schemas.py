@@ -49,7 +49,7 @@ class PenaltyOut(Output):
     registration_id: int
     name: str
     penalty: PenaltyKind
-    infraction: Infraction
+    infraction: str = Field(description="The infraction's id in tournament/data/infractions.json.")
     infraction_name: str
     round: Optional[int]
     table: Optional[int] = Field(description="The player's table in that round when the penalty was given.")
@@ -75,7 +75,7 @@ class ExportPenalty(Output):
     table: Optional[int]
     game: Optional[int]
     penalty: PenaltyKind
-    infraction: Infraction
+    infraction: str = Field(description="The infraction's id in tournament/data/infractions.json.")
     loss: Optional[Literal[LOSSES]] = Field(description="What it does to that round's result: a game or the match "
                                                         "lost; null: nothing.")
     at: UtcDateTime
