@@ -83,7 +83,7 @@ def _page_with_error(rh, e):
          refused=_withdraw_refused)
 def withdraw(rh):
     penalty = ops.withdraw(rh.event, rh.user, rh.penalty, rh.form.reason.data)
-    flash(_("Withdrawn: the %(penalty)s of %(name)s no longer counts.", penalty=ops.penalty_name(penalty.kind),
+    flash(_("Withdrawn: %(penalty)s for %(name)s no longer counts.", penalty=ops.penalty_name(penalty.kind),
             name=penalty.registration.name), "ok")
     if penalty.kind == "disqualification" and penalty.registration.dropped_at is not None:
         flash(_("%(name)s stays dropped: bring them back from the desk if they play on.",
