@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from tournament.errors import Refused
-from tournament.events import operations as events
 from tournament.events.models import AuditEntry
 from tournament.penalties import operations as penalties
 from tournament.rounds import operations as rounds

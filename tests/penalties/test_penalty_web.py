@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.events.models import Registration
 from tournament.penalties.models import Penalty
 from tournament.rounds import operations as rounds
 
