@@ -171,6 +171,8 @@ def test_no_game_to_lose_without_a_table(db, make_round, give, judge):
     bye = next(t for t in rnd.tables if t.kind == "bye").seats[0].registration
     with pytest.raises(Refused, match="no game in round 1"):
         give(event, bye, "tardiness")
+    with pytest.raises(Refused, match="names a game"):
+        give(event, bye, "slow_play", round=1, game=2)
     assert give(event, bye, "slow_play").loss is None
 
 
@@ -181,6 +183,8 @@ def test_before_round_one_a_loss_is_refused_and_after_the_event_everything_is(db
     with pytest.raises(Refused, match="no round is published"):
         give(event, reg, "tardiness")
     assert give(event, reg, "unsporting_conduct_minor").round_number is None
+    with pytest.raises(Refused, match="Name the round"):
+        give(event, reg, "slow_play", game=1)
     event.status = "finished"
     db.session.commit()
     with pytest.raises(Refused, match="finished"):

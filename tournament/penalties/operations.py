@@ -141,7 +141,7 @@ def _place(event: Event, reg: Registration, penalty: Penalty, given: PenaltyIn) 
         raise Refused(_("%(name)s has no game in round %(round)s (not seated, or a bye): there is no game or match "
                         "to lose. Record a warning, or name the round they play in.", name=reg.name,
                         round=rnd.number), field="round", status=409)
-    if given.game is not None and not (penalty.kind == "game_loss" and table.kind == "match"):
+    if given.game is not None and (table is None or not (penalty.kind == "game_loss" and table.kind == "match")):
         raise Refused(_("Only a game loss in a 1v1 match names a game: a pod plays one game a round."),
                       field="game")
     if penalty.kind == "game_loss" and table.kind == "match":
