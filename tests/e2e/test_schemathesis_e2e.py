@@ -22,7 +22,7 @@ SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
 # the document and hold no card line (only comments or headers), prize conditions must have different
 # names, a series' points table never gives a lower place more, and a result, a vote or a tracker tap
 # names players who sit at that table, in the form the table's kind takes (a pod's survivors, a match's
-# games): the stored round decides. Those operations may answer 400 to schema-valid input; every other check still applies to them.
+# games): the stored round decides; a penalty names a player of that event. Those operations may answer 400 to schema-valid input; every other check still applies to them.
 CONFIG = """
 [parameters]
 "path.code" = "{code}"
@@ -37,7 +37,7 @@ include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act)$"
+include-operation-id-regex = "^(registrations_create|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|penalties_give)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 
