@@ -31,6 +31,7 @@ CONFIG = """
 "path.table_number" = 1
 "path.registration_id" = {registration_id}
 "path.series_id" = {series_id}
+"path.penalty_id" = {penalty_id}
 
 [[operations]]
 include-path-regex = "/decklist$"
@@ -62,10 +63,12 @@ with app.app_context():
     ro.publish_round(rnd, olga)
     ro.start_round(rnd, olga)
     series = so.create_series(olga, {"name": "Fuzz league"})
+    from tournament.penalties import operations as po
+    penalty, _new = po.record(event, olga, po.read_input({"registration_id": regs[2].id, "infraction": "slow_play"}))
     token = issue_token(olga)
     db.session.commit()
     print(json.dumps({"token": token, "code": regs[0].access_code, "event_id": event.id,
-                      "registration_id": regs[1].id, "series_id": series.id}))
+                      "registration_id": regs[1].id, "series_id": series.id, "penalty_id": penalty.id}))
 """
 
 
