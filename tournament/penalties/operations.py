@@ -53,13 +53,8 @@ def infraction_name(infraction: str) -> str:
     return data_text(entry["name"]) if entry else infraction
 
 
-# ----------------------------------------------------------------- who may
-
-def may_give(user: User | None, event: Event) -> bool:
-    """The event's staff (owner, co-organizers, judges) give and withdraw penalties."""
-    require_staff(user, event)
-    return True
-
+# ----------------------------------------------------------------- who may: the event's staff (owner, co-organizers,
+# judges), as events.loading.staff and require_staff say; nobody once the event has finished
 
 def _still_running(event: Event) -> None:
     if event.status == "finished":
