@@ -40,6 +40,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .swaps import views as swaps_views
     from .games import views as games_views
     from .series import views as series_views
+    from .penalties import views as penalties_views
     from .web import register_error_handlers, register_health
 
     app.before_request(load_user)
@@ -48,7 +49,8 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     from .events.operations import may_manage
     app.context_processor(lambda: {"current_user": g.get("user"), "manages": lambda e: may_manage(g.get("user"), e)})
     for blueprint in (cards_views.bp, auth_views.bp, events_views.bp, exchange_views.bp, api_bp, rounds_views.bp,
-                      games_views.bp, printing_views.bp, swaps_views.bp, series_views.bp, api_docs.bp):
+                      games_views.bp, printing_views.bp, swaps_views.bp, series_views.bp, api_docs.bp,
+                      penalties_views.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api_bp)
     from .backup_cli import backup_command, restore_command

@@ -41,6 +41,7 @@ DATA_PATHS = (
     ("draws.json", ("kinds", "*", "name")), ("draws.json", ("end_of_round", "*", "text")),
     ("draws.json", ("end_of_round", "*", "name")),
     ("standings/tiebreakers.json", ("tiebreakers", "*")),
+    ("infractions.json", ("infractions", "*", "name")),
 )
 # Card types are the game's words, not data: the deck check and the decklist printout name them.
 CARD_TYPES = (N_("Creature"), N_("Planeswalker"), N_("Battle"), N_("Land"), N_("Instant"), N_("Sorcery"),

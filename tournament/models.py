@@ -8,3 +8,4 @@ from .rounds.models import (DuelGame, GameTable, PrizeClaim, ResultConfirmation,
 from .swaps.models import DeckVersion, Swap, SwapWindow  # noqa: F401
 from .games.models import TrackerEvent, TrackerGame  # noqa: F401
 from .series.models import Series, SeriesEvent, SeriesPlayer, SeriesResult  # noqa: F401
+from .penalties.models import Penalty  # noqa: F401

@@ -25,7 +25,8 @@ SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
 # games): the stored round decides; a new name another player of the event has (409) and an address only this
 # computer could open (127.0.0.1 in any spelling, [::1], 0.0.0.0) are refused too. Those operations may answer
 # 400 to schema-valid input; every other check still applies to them. A seating correction names players of
-# the round and a seat its table has: the stored round decides, and it may answer 400 the same way.
+# the round and a seat its table has, and a penalty names a player of that event: the stored round and event
+# decide, and those may answer 400 the same way.
 CONFIG = """
 [parameters]
 "path.code" = "{code}"
@@ -34,13 +35,14 @@ CONFIG = """
 "path.table_number" = 1
 "path.registration_id" = {registration_id}
 "path.series_id" = {series_id}
+"path.penalty_id" = {penalty_id}
 
 [[operations]]
 include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start|rounds_swap|rounds_move|rounds_late_arrival|rounds_remove)$"
+include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start|rounds_swap|rounds_move|rounds_late_arrival|rounds_remove|penalties_give)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 
@@ -65,10 +67,12 @@ with app.app_context():
     ro.publish_round(rnd, olga)
     ro.start_round(rnd, olga)
     series = so.create_series(olga, {"name": "Fuzz league"})
+    from tournament.penalties import operations as po
+    penalty, _new = po.record(event, olga, po.read_input({"registration_id": regs[2].id, "infraction": "slow_play"}))
     token = issue_token(olga)
     db.session.commit()
     print(json.dumps({"token": token, "code": regs[0].access_code, "event_id": event.id,
-                      "registration_id": regs[1].id, "series_id": series.id}))
+                      "registration_id": regs[1].id, "series_id": series.id, "penalty_id": penalty.id}))
 """
 
 

@@ -8,5 +8,6 @@ from ..games import api as games_api  # noqa: E402,F401
 from ..rounds import api as rounds_api  # noqa: E402,F401
 from ..series import api as series_api  # noqa: E402,F401
 from ..swaps import api as swaps_api  # noqa: E402,F401
+from ..penalties import api as penalties_api  # noqa: E402,F401
 
 __all__ = ["bp"]

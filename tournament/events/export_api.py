@@ -2,7 +2,7 @@
 
 GET /api/v1/events/<id>/export answers the documented format "edh-tournament-export", version 1: the event, its
 players with their generals (from their decklists), every published round's tables in seat order with the result
-and the votes, and the drops. It is public as the statistics page is (once the event has finished and publishes
+and the votes, the drops and the penalties. It is public as the statistics page is (once the event has finished and publishes
 its decklists), and always for the event's staff. A later change of shape is a new version number; fields are only
 ever added within a version."""
 from __future__ import annotations
@@ -17,6 +17,8 @@ from pydantic import Field
 
 from ..errors import NotFound
 from ..extensions import db
+from ..penalties import operations as penalty_ops
+from ..penalties.schemas import ExportPenalty
 from ..rounds import operations as round_ops
 from ..web.api import Output, bp, operation
 from . import audit, loading, operations as ops
@@ -111,6 +113,7 @@ class Export(Out):
     players: list[ExportPlayer]
     rounds: list[ExportRound] = Field(description="The published rounds; drafts are never exported.")
     drops: list[ExportDrop]
+    penalties: list[ExportPenalty] = Field(description="Every penalty given, oldest first; withdrawn ones marked.")
 
 
 def _export_visible(rh) -> bool:
@@ -180,6 +183,7 @@ def export_document(event, staff: bool) -> dict:
                        for s in t.seats],
              "result": _result(t), "votes": _votes(t, staff)} for t in rnd.tables]} for rnd in rounds],
         "drops": sorted(drops, key=lambda d: (d["at"], d["player_id"])),
+        "penalties": penalty_ops.exported(event, staff),
     }
 
 

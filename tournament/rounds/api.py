@@ -10,6 +10,7 @@ from ..errors import Refused
 from ..events import loading
 from ..events.api_access import Page, page, public, shaped, staff
 from ..web.api import bp, operation
+from ..penalties.queries import marks as penalty_marks
 from . import operations as ops
 from .presenting import timer_info
 from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EndAtTimeIn, EventStatusOut, ExtensionIn,
@@ -477,10 +478,13 @@ def standings_get(rh):
     every = [(r, True) for r in rows] + [(r, False) for r in unplayed]
     chunk, next_offset = page(every, rh.query)
     columns = list(every[0][0].tiebreakers.keys()) if every else []
+    marks = penalty_marks(rh.event.id)
     return {"tiebreakers": columns, "next_offset": next_offset, "standings": [
         {"rank": r.rank, "player_id": r.player, "name": r.name, "points": r.points,
          "tiebreakers": {k: float(v) for k, v in r.tiebreakers.items()}, "record": record_json(r.tally),
-         "games": r.games, "byes": r.byes, "votes": r.votes, "dropped": r.player in dropped, "played": played}
+         "games": r.games, "byes": r.byes, "votes": r.votes, "dropped": r.player in dropped, "played": played,
+         "disqualified": marks.get(r.player, {}).get("disqualified", False),
+         "penalty_losses": marks.get(r.player, {}).get("losses", 0)}
         for r, played in chunk]}
 
 

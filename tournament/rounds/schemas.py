@@ -300,6 +300,8 @@ class StandingOut(Output):
     votes: int
     dropped: bool
     played: bool = Field(description="False: registered but never seated in a published round.")
+    disqualified: bool = Field(False, description="Disqualified (a penalty): results kept, not paired again.")
+    penalty_losses: int = Field(0, ge=0, description="Game and match losses given as penalties (in force).")
 
 
 class StandingsOut(Output):

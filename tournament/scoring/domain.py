@@ -18,6 +18,7 @@ class PodGame:
     prizes: Mapping[str, tuple[int, float | None]] = field(default_factory=dict)  # condition -> (holder, value)
     archenemy: int | None = None               # an Archenemy game: the archenemy (the others are the team)
     draw: str | None = None                    # a drawn game's kind: time, intentional, board (data/draws.json)
+    forfeited: frozenset[int] = frozenset()    # a game or match loss (penalty): out of the game, no points, a loss
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class DuelMatch:
     table: int
     players: tuple[int, int]
     games: tuple[str, ...] = ()
+    forfeited: frozenset[int] = frozenset()    # a match loss (penalty): the match lost 0-2 whatever the games
 
 
 @dataclass(frozen=True)

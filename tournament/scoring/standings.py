@@ -43,6 +43,7 @@ Duel (`mtr_standings`), Magic Tournament Rules Appendix C:
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -81,7 +82,17 @@ def validate_pod_game(game: PodGame) -> None:
         raise ValueError(f"Survivor(s) {', '.join(map(str, sorted(strangers)))} do not play at {where}.")
     if game.archenemy is not None and game.archenemy not in game.players:
         raise ValueError(f"The archenemy {game.archenemy} does not play at {where}.")
+    if not game.forfeited <= set(game.players):
+        raise ValueError(f"A player with a game loss does not play at {where}.")
     validate_votes(game)
+
+
+def played_out(game: PodGame) -> PodGame:
+    """The game as scored: a player with a game or match loss (`forfeited`) is out of it, as if eliminated; the
+    others score as they would then (if only one is left, that one wins)."""
+    if not game.forfeited:
+        return game
+    return dataclasses.replace(game, survivors=game.survivors - game.forfeited)
 
 
 def _pod_profile(profile) -> ScoringProfile:
@@ -184,6 +195,7 @@ def _archenemy_values(archenemy_win_points, team_win_points) -> tuple:
 def _pod_points_exact(values: tuple, game: PodGame, arch_values: tuple = (ARCHENEMY_WIN_POINTS, TEAM_WIN_POINTS)
                       ) -> dict[int, object]:
     survive, per_vote, win, draw, loss, draws = values
+    game = played_out(game)
     if draws and game.draw in draws:
         draw = draws[game.draw]
     received: dict[int, int] = {}
@@ -203,7 +215,7 @@ def _pod_points_exact(values: tuple, game: PodGame, arch_values: tuple = (ARCHEN
         else:
             pts += survive if alive else 0
             pts += (win if alive else loss) if sole else draw
-        out[p] = pts
+        out[p] = 0 if p in game.forfeited else pts      # a game loss scores nothing for that game
     return out
 
 
@@ -222,6 +234,8 @@ def pod_points(profile, game: PodGame, *, archenemy_win_points=ARCHENEMY_WIN_POI
         eliminated ones included (the team won), 0 to the archenemy;
       - otherwise (time called with both sides alive): the profile's usual points above.
     Votes received count per the profile in every case.
+    A player with a game or match loss (`game.forfeited`) is out of the game and scores 0 for it; the others
+    score as if that player had been eliminated.
     Raises ValueError for invalid votes, survivors or archenemy.
     """
     profile = _pod_profile(profile)
@@ -245,17 +259,19 @@ def _seat_once(rnd: int, seated, players: Mapping[int, str], seen: dict[int, set
 
 
 def _count_record(g: PodGame, wins: dict, losses: dict, draws: dict) -> None:
-    """A pod game in the wins-losses-draws record: the sole survivor (or the winning archenemy side) wins."""
+    """A pod game in the wins-losses-draws record: the sole survivor (or the winning archenemy side) wins; a
+    player with a game or match loss has a loss."""
+    g = played_out(g)
     outcome = archenemy_outcome(g) if g.archenemy is not None else None
-    if outcome in ("archenemy", "team"):
-        for p in g.players:
+    for p in g.players:
+        if p in g.forfeited:
+            losses[p] += 1
+        elif outcome in ("archenemy", "team"):
             won = (p == g.archenemy) == (outcome == "archenemy")
             (wins if won else losses)[p] += 1
-    elif len(g.survivors) == 1:
-        for p in g.players:
+        elif len(g.survivors) == 1:
             (wins if p in g.survivors else losses)[p] += 1
-    else:
-        for p in g.players:
+        else:
             draws[p] += 1
 
 
@@ -335,12 +351,14 @@ def _count_pod_game(counts: _PodCounts, g: PodGame, values: tuple, arch: tuple) 
         counts.played[p] += 1
     for target in g.votes.values():
         counts.votes[target] += 1
+    _count_record(g, counts.wins, counts.losses, counts.draws)
+    g = played_out(g)
     for p in g.survivors:
         counts.survived[p] += 1
-    _count_record(g, counts.wins, counts.losses, counts.draws)
     if g.draw == "intentional" and len(g.survivors) != 1 and archenemy_outcome(g) not in ("archenemy", "team"):
         for p in g.players:
-            counts.agreed[p] += 1
+            if p not in g.forfeited:
+                counts.agreed[p] += 1
     counts.scored.append(g.players)
 
 
@@ -506,8 +524,12 @@ def _count_matches(matches: Sequence[DuelMatch], byes: Sequence[Bye], players: M
 
 
 def _count_match(counts: _DuelCounts, m: DuelMatch, v: _DuelValues) -> None:
-    """One match: more game wins wins it (equal: a draw); game points and games for both players."""
+    """One match: more game wins wins it (equal: a draw); game points and games for both players. A player with a
+    match loss (`m.forfeited`) loses it 0-2 whatever the games; both: both lose it 0-2."""
     a, b = m.players
+    if m.forfeited:
+        _count_forfeit(counts, m, v)
+        return
     w, l, d = _game_counts(m.games)
     if w != l:
         winner, loser = (a, b) if w > l else (b, a)
@@ -528,6 +550,21 @@ def _count_match(counts: _DuelCounts, m: DuelMatch, v: _DuelValues) -> None:
         counts.rounds[p] += 1
         counts.matches_played[p] += 1
     counts.pairs.append((a, b))
+
+
+def _count_forfeit(counts: _DuelCounts, m: DuelMatch, v: _DuelValues) -> None:
+    """A match with a match loss: the player with it loses 0-2; the other wins 2-0 (or loses 0-2 too)."""
+    if not m.forfeited <= set(m.players):
+        raise ValueError(f"A player with a match loss does not play at round {m.round}, table {m.table}.")
+    for p in m.players:
+        lost = p in m.forfeited
+        counts.mp[p] += v.ml if lost else v.mw
+        (counts.losses if lost else counts.wins)[p] += 1
+        counts.gp[p] += 2 * (v.gl if lost else v.gw)
+        counts.games_played[p] += 2
+        counts.rounds[p] += 1
+        counts.matches_played[p] += 1
+    counts.pairs.append(m.players)
 
 
 def _percentages(counts: _DuelCounts, players: Mapping[int, str], v: _DuelValues,

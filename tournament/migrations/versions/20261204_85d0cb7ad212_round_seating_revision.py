@@ -1,7 +1,7 @@
 """round seating revision: seating corrections after publishing are compare-and-set on the round
 
 Revision ID: 85d0cb7ad212
-Revises: f4c7a2e9d1b6
+Revises: 5e1a9c7d3b20
 Create Date: 2026-12-04 07:40:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '85d0cb7ad212'
-down_revision = 'f4c7a2e9d1b6'
+down_revision = '5e1a9c7d3b20'
 branch_labels = None
 depends_on = None
 

@@ -14,6 +14,8 @@ from flask_babel import gettext as _
 from ...errors import Refused
 from ...events.models import Decklist, Event
 from ...extensions import db
+from ...penalties import queries as penalties
+from ...penalties.domain import with_losses
 from ...scoring import get_profile, mtr_standings, pod_standings, prize_leaders, stats
 from ...scoring.domain import Bye, DuelMatch, PodGame, StandingRow
 from ..models import GameTable, Round
@@ -24,13 +26,19 @@ from .votes import votes_visible
 
 
 def _scoring_inputs(event: Event, tables: list[GameTable]):
+    """The published results as the scoring reads them, with the penalties in force laid over them (a match lost
+    by a penalty counts at once; other penalties once the table's result is final)."""
     games, matches, byes = [], [], []
+    losses = penalties.losses(event.id)
+    lost_matches = {(l.round, l.player) for l in losses if l.kind == "match"}
     for t in tables:
         ids = tuple(s.registration_id for s in t.seats)
         rnd = t.round.number
         if t.kind == "bye":
             byes.append(Bye(rnd, ids[0]))
         elif t.result_state != "confirmed":
+            if t.kind == "match" and any((rnd, p) in lost_matches for p in ids):
+                matches.append(DuelMatch(round=rnd, table=t.number, players=(ids[0], ids[1])))
             continue                # only final results count: reported ones wait for confirmation
         elif t.kind == "pod":
             order = sorted((s for s in t.seats if s.eliminated_order is not None), key=lambda s: s.eliminated_order)
@@ -46,6 +54,7 @@ def _scoring_inputs(event: Event, tables: list[GameTable]):
             outcome = tuple("draw" if g.winner_id is None else ("win" if g.winner_id == first else "loss")
                             for g in t.games)
             matches.append(DuelMatch(round=rnd, table=t.number, players=(ids[0], ids[1]), games=outcome))
+    games, matches = with_losses(games, matches, losses)
     return games, matches, byes
 
 
