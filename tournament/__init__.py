@@ -69,11 +69,15 @@ def _configure(app, config: dict | type | None) -> None:
         app.config.from_object(config)
     elif config:
         app.config.update(config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    from .files import private_file, private_folder, sqlite_file
+    private_folder(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
+    database = sqlite_file(str(app.config["SQLALCHEMY_DATABASE_URI"]))
+    if database is not None and database.parent.is_dir():
+        private_file(database)      # made 0600 before SQLite makes it 0644 (its -wal and -shm copy its mode)
 
 
 def _pool_settings(app) -> None:
@@ -111,15 +115,22 @@ def _instance_path(config) -> str | None:
 def _instance_secret(path: Path) -> str:
     """A random signing key made on first start and kept beside the database, so logins survive restarts."""
     try:
-        return path.read_text().strip() or _write_secret(path)
+        key = path.read_text().strip()
     except FileNotFoundError:
         return _write_secret(path)
+    if key:
+        from .files import private_file
+        private_file(path)      # an older install's key, readable by others, is tightened
+        return key
+    return _write_secret(path)
 
 
 def _write_secret(path: Path) -> str:
     import secrets
     key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from .files import private_file
+    private_file(path)
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key

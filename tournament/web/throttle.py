@@ -134,7 +134,11 @@ def storage_uri(config: dict, instance_path: str) -> str:
     if str(config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql"):
         return "sqldb://"
     import os
-    return "sqldb+sqlite:///" + os.path.join(instance_path, "ratelimits.sqlite")
+    from ..files import private_file
+    path = os.path.join(instance_path, "ratelimits.sqlite")
+    if os.path.isdir(instance_path):
+        private_file(path)      # addresses of who tried what: 0600 like the database
+    return "sqldb+sqlite:///" + path
 
 
 # ----------------------------------------------------------------- checks
