@@ -17,7 +17,7 @@ from ..timezones import as_utc
 from ..errors import Refused
 from ..extensions import db
 from ..web import throttle
-from .models import ROLES, ApiToken, User
+from .models import ROLES, ApiToken, StaffSession, User
 
 MIN_PASSWORD_LENGTH = 10
 MIN_PASSWORD_SCORE = 2       # zxcvbn: 0 too guessable ... 4 very unguessable
@@ -96,7 +96,33 @@ def change_password(user: User, current: str, new: str) -> None:
 def end_sessions(user: User) -> None:
     """Log the user out everywhere: every session cookie issued before now stops working."""
     user.session_version = (user.session_version or 1) + 1
+    db.session.execute(sa.delete(StaffSession).where(StaffSession.user_id == user.id))
     db.session.flush()
+
+
+def start_session(user: User, max_age: timedelta) -> str:
+    """A new login of this user: the nonce its cookie carries (only the nonce's hash is stored). Logins older
+    than max_age, anyone's, are cleared on the way."""
+    nonce = secrets.token_urlsafe(32)
+    db.session.execute(sa.delete(StaffSession).where(StaffSession.created_at < utcnow() - max_age))
+    db.session.add(StaffSession(id=StaffSession.hash(nonce), user_id=user.id))
+    db.session.flush()
+    return nonce
+
+
+def end_session(nonce) -> None:
+    """Log out this login: its cookie, and every copy of it, stops working."""
+    if isinstance(nonce, str) and nonce:
+        db.session.execute(sa.delete(StaffSession).where(StaffSession.id == StaffSession.hash(nonce)))
+        db.session.flush()
+
+
+def session_live(user: User, nonce) -> bool:
+    """The login this cookie names is still on the server (not logged out, not ended everywhere)."""
+    if not isinstance(nonce, str) or not nonce or len(nonce) > 100:
+        return False
+    row = db.session.get(StaffSession, StaffSession.hash(nonce))
+    return row is not None and row.user_id == user.id
 
 
 def set_disabled(user: User, disabled: bool) -> None:

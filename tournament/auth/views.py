@@ -6,7 +6,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from ..events.forms import options
 from ..i18n import LANGUAGES
 from ..web import EXPIRED, error_response
-from .access import begin_session, staff_required
+from .access import begin_session, finish_session, staff_required
 from ..web.handler import FormRefused, handler
 from .forms import ConfirmForm, LanguageForm, LoginForm, PasswordForm
 from .operations import authenticate, change_password, end_sessions, set_language
@@ -55,7 +55,7 @@ def login(rh):
 @bp.post("/logout")
 @handler()
 def logout(rh):
-    session.clear()
+    finish_session()
     flash(_("You are logged out."))
     return redirect(url_for("auth.login"))
 
