@@ -8,7 +8,7 @@ import time
 from flask import current_app, g, redirect, request, session, url_for
 
 from ..extensions import db
-from ..web import json_error, json_request
+from ..web import json_error, json_request, throttle
 from .models import User
 from .operations import end_session, session_live, session_valid, start_session, user_for_token
 
@@ -17,7 +17,10 @@ def begin_session(user: User) -> None:
     """A fresh session for this user: its login's id (kept on the server), version and start time are checked
     on every request."""
     end_session(session.get("sid"))       # a login over an earlier one on this browser ends that one
+    kept = throttle.kept_marks()
     session.clear()
+    session.update(kept)
+    throttle.remember_login(user.name)
     session["user_id"] = user.id
     session["sid"] = start_session(user, current_app.permanent_session_lifetime)
     session["sv"] = user.session_version
@@ -28,7 +31,9 @@ def begin_session(user: User) -> None:
 def finish_session() -> None:
     """Log this browser out: the login ends on the server too, so a copy of the cookie is refused after."""
     end_session(session.get("sid"))
+    kept = throttle.kept_marks()
     session.clear()
+    session.update(kept)
 
 
 def load_user() -> None:

@@ -110,6 +110,6 @@ def account_language(rh):
          refused=expired_or_refused(_l("This form has expired. Reload the page and try again.")))
 def logout_everywhere(rh):
     end_sessions(rh.user)
-    session.clear()
+    finish_session()
     flash(_("You are logged out on every device, this one included."))
     return redirect(url_for("auth.login"))
