@@ -94,12 +94,14 @@ def _pool_settings(app) -> None:
 
 def _https_settings(app) -> None:
     """Behind a reverse proxy, know the real scheme and client; on HTTPS, cookies only travel encrypted."""
-    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    from .web import proxy
+    proxies, address = proxy.settings(app.config)
     if proxies:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+        app.wsgi_app = proxy.TrustedProxies(app.wsgi_app, proxies, address)
     if str(app.config.get("PUBLIC_URL") or "").startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
+    from .web.lifecycle import SecureWhenHttps
+    app.session_interface = SecureWhenHttps()
     from .web import security_headers
     app.after_request(security_headers)
 
