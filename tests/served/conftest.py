@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import REPO
 
-CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 PASSWORD = "correct horse battery"
 
 
@@ -85,9 +85,10 @@ def _prepare(env, instance) -> dict:
         jan = create_user("Jan Judge", PASSWORD, "judge")
         event = events.create_event(olga, {"name": "Proxy night", "ruleset": "edh-2010"})
         events.add_staff(event, olga, jan.name, "judge")
-        codes = [events.register_player(event, {"name": f"Player {i}"}, user=olga).access_code for i in range(2)]
+        regs = [events.register_player(event, {"name": f"Player {i}"}, user=olga) for i in range(2)]
         db.session.commit()
-        people = {"event": event.id, "codes": codes, "judge": jan.id}
+        people = {"event": event.id, "codes": [r.access_code for r in regs], "regs": [r.id for r in regs],
+                  "judge": jan.id}
         db.session.remove()
         db.engine.dispose()
     return people
