@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
@@ -42,9 +43,10 @@ ZXCVBN_WARNINGS = {     # zxcvbn's warnings (English only there), in the reader'
 
 
 def create_user(name: str, password: str, role: str) -> User:
-    name = (name or "").strip()
-    if not name or len(name) > 80:
-        raise Refused(_("A user name is 1 to 80 characters."))
+    from ..events.names import readable, tidy
+    name = tidy((name or "").strip())
+    if not readable(name) or len(name) > 80 or any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise Refused(_("A user name is 1 to 80 characters you can see."))
     if role not in ROLES:
         raise Refused(_("Role must be one of: %(roles)s.", roles=", ".join(ROLES)))
     check_password_policy(password, name)

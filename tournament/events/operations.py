@@ -30,6 +30,7 @@ from ..scoring import default_prize_conditions
 from .schemas import (DUEL_CUTS, EVENT_SETTINGS, TOP_CUTS, EventCreate, EventUpdate, _bool, _int,  # noqa: F401
                       clean_text)
 from .models import STAFF_ROLES, AuditEntry, Decklist, Event, EventStaff, Registration
+from .names import lookalike
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
@@ -300,6 +301,8 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                      "name, tick the box below and register again; if it is you, use the access code you got "
                      "then (the desk can look it up).", name=name))
         raise Refused(message, status=409, field="same_name_ok")
+    if check_same_name and not same_name_ok:
+        refuse_lookalike(event, name, api=bool(same_name_message))
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
         raise Refused(_("Player ID %(player_id)s is already registered for this event.", player_id=player_id),
@@ -492,6 +495,24 @@ def staff_for(user: User | None, event: Event) -> User | None:
         return require_staff(user, event)
     except Refused:
         return None
+
+
+def refuse_lookalike(event: Event, name: str, api: bool = False, exclude: int | None = None) -> None:
+    """A name that looks like one already registered in the event but is written with other characters (a
+    Cyrillic "О" for a Latin "O", "rn" for "m": UTS #39 skeletons, see events.names): the desk is asked to
+    check it, and confirms a different person as it does for the same name."""
+    stmt = sa.select(Registration.name).where(Registration.event_id == event.id)
+    if exclude is not None:
+        stmt = stmt.where(Registration.id != exclude)
+    other = lookalike(name, db.session.execute(stmt).scalars(), key=name_key)
+    if other is None:
+        return
+    message = _("“%(name)s” looks like “%(other)s”, who is already registered, but is written with different "
+                "characters (for example a Cyrillic “О” for a Latin “O”). Check the spelling; if this is a "
+                "different person, confirm it and register again.", name=name, other=other)
+    if api:
+        message += " " + _('(To confirm, send "same_name_ok": true.)')
+    raise Refused(message, status=409, field="same_name_ok")
 
 
 def _lock_name(event: Event, name: str) -> None:
