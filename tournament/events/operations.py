@@ -294,6 +294,7 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                         "at the desk."), status=409, field="decklist")
     if check_same_name and not same_name_ok:
         _lock_name(event, name)
+        refuse_lookalike(event, name, api=bool(same_name_message))      # Оlga (Cyrillic О) beside Olga
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
         message = (same_name_message % {"name": name[:100]} if same_name_message else
@@ -301,8 +302,6 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                      "name, tick the box below and register again; if it is you, use the access code you got "
                      "then (the desk can look it up).", name=name))
         raise Refused(message, status=409, field="same_name_ok")
-    if check_same_name and not same_name_ok:
-        refuse_lookalike(event, name, api=bool(same_name_message))
     if player_id and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.player_id == player_id)).first():
         raise Refused(_("Player ID %(player_id)s is already registered for this event.", player_id=player_id),
