@@ -199,3 +199,21 @@ def test_an_unknown_name_costs_a_password_check_too(app, db, organizer, monkeypa
         with pytest.raises(Refused):
             auth.authenticate("Nobody Atall", "whatever pass", "10.0.0.1")
     assert len(checked) == 1 and checked[0].startswith(app.config["PASSWORD_HASH_METHOD"].split(":")[0])
+
+
+def test_concurrent_logins_each_get_their_own_server_side_session(app, db, organizer):
+    from concurrent.futures import ThreadPoolExecutor
+    from tournament.auth.models import StaffSession
+    name = organizer.name
+    db.session.remove()
+
+    def log_in(_):
+        c = app.test_client()
+        assert c.post("/auth/login", data={"name": name, "password": PASSWORD}).status_code == 302
+        return c
+    with ThreadPoolExecutor(4) as pool:       # (five tries a minute per name and address: the login limit)
+        browsers = list(pool.map(log_in, range(4)))
+    assert db.session.execute(sa.select(sa.func.count()).select_from(StaffSession)).scalar() == 4
+    browsers[0].post("/auth/logout")
+    assert browsers[0].get("/events/new").status_code == 302
+    assert all(b.get("/events/new").status_code == 200 for b in browsers[1:])
