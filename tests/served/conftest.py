@@ -1,7 +1,8 @@
 """The server as scripts/run starts it: `flask db upgrade`, then `python -m tournament.serve` (waitress, two
 worker processes, CSRF and rate limits on), in a subprocess on a free port, driven over HTTP with httpx.
 The Flask test client applies ProxyFix and skips waitress, so what only the real server does (the audit's
-proxy lock-out) shows only here."""
+proxy lock-out) shows only here. The laptop's set-up, SQLite: the modules skip themselves in the PostgreSQL
+pass, which covers the same code through the test client."""
 from __future__ import annotations
 
 import os

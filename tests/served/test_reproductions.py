@@ -8,7 +8,10 @@ import sqlite3
 import httpx
 import pytest
 
+from tests.conftest import PG_URL
 from tests.served.conftest import csrf_of, log_in, start, stop
+
+pytestmark = pytest.mark.skipif(bool(PG_URL), reason="the laptop's server on SQLite; run in the SQLite pass")
 
 
 @pytest.fixture(scope="module")
