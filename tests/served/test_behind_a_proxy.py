@@ -63,3 +63,48 @@ def test_without_a_proxy_forwarded_headers_are_ignored(no_proxy):
     assert "Strict-Transport-Security" not in no_proxy.phone("203.0.113.60", https=True).get("/healthz").headers
     statuses = [no_proxy.phone(f"198.51.100.{i}").get(f"/p/NOPE{i:03d}").status_code for i in range(21)]
     assert statuses[-1] == 429            # every request is 127.0.0.1, whatever it claims
+
+
+class HttpsBrowser:
+    """A browser on https://… behind the proxy, as the app sees it over the proxy's plain HTTP: it keeps its
+    Secure cookie itself, and sends a Referer only as each page's Referrer-Policy allows."""
+
+    def __init__(self, served, address):
+        self.http = served.phone(address, https=True)
+        self.http.headers.pop("Referer", None)
+        self.origin = served.url.replace("http://", "https://")
+        self.cookie = ""
+        self.policy = {}
+
+    def _keep(self, response):
+        for value in response.headers.get_list("Set-Cookie"):
+            if value.startswith("session="):
+                assert "Secure" in value, value
+                self.cookie = value.split(";", 1)[0]
+        return response
+
+    def get(self, path):
+        response = self._keep(self.http.get(path, headers={"Cookie": self.cookie}))
+        self.policy[path] = response.headers.get("Referrer-Policy", "strict-origin-when-cross-origin")
+        return response
+
+    def post_form(self, page, path, **fields):
+        """Open `page`, then submit its form to `path` (same origin)."""
+        token = CSRF.search(self.get(page).text).group(1)
+        headers = {"Cookie": self.cookie}
+        if self.policy[page] != "no-referrer":
+            headers["Referer"] = self.origin + page
+        return self._keep(self.http.post(path, data={"csrf_token": token, **fields}, headers=headers))
+
+
+def test_staff_forms_work_over_https_through_the_proxy(behind_proxy):
+    """Once the app knows a request came over HTTPS, Flask-WTF wants a same-site Referer on every form post:
+    the pages must let the browser send one (staff pages said "no-referrer", which would refuse them all)."""
+    desk = HttpsBrowser(behind_proxy, "203.0.113.70")
+    login = desk.post_form("/auth/login", "/auth/login", name="Olga Organizer", password=PASSWORD)
+    assert login.status_code == 302, login.text[:300]
+    event, reg = behind_proxy.people["event"], behind_proxy.people["regs"][0]
+    checked = desk.post_form(f"/events/{event}/desk", f"/events/{event}/registrations/{reg}/checkin")
+    assert checked.status_code in (200, 302), checked.text[:300]
+    out = desk.post_form("/events", "/auth/logout")
+    assert out.status_code == 302 and out.headers["Location"].endswith("/auth/login")
