@@ -17,9 +17,7 @@ def begin_session(user: User) -> None:
     """A fresh session for this user: its login's id (kept on the server), version and start time are checked
     on every request."""
     end_session(session.get("sid"))       # a login over an earlier one on this browser ends that one
-    kept = throttle.kept_marks()
-    session.clear()
-    session.update(kept)
+    _clear_session()
     throttle.remember_login(user.name)
     session["user_id"] = user.id
     session["sid"] = start_session(user, current_app.permanent_session_lifetime)
@@ -31,6 +29,11 @@ def begin_session(user: User) -> None:
 def finish_session() -> None:
     """Log this browser out: the login ends on the server too, so a copy of the cookie is refused after."""
     end_session(session.get("sid"))
+    _clear_session()
+
+
+def _clear_session() -> None:
+    """Nothing of the login is left; the browser keeps what spares it other people's limits (throttle)."""
     kept = throttle.kept_marks()
     session.clear()
     session.update(kept)
@@ -52,7 +55,7 @@ def load_user() -> None:
             and session_live(user, session.get("sid")):
         g.user = user
     else:
-        session.clear()      # logged out elsewhere, password changed, account disabled, or too old
+        _clear_session()     # logged out elsewhere, password changed, account disabled, or too old
 
 
 def login_required(view):
