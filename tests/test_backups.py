@@ -81,3 +81,72 @@ def test_restore_refuses_what_is_not_a_backup_of_this_schema(app, db, runner, tm
         assert result.exit_code == 1 and message in result.output, (path, result.output)
     with app.app_context():
         assert [e.name for e in db.session.execute(sa.select(Event)).scalars()] == ["Still here"]
+
+
+def _hostile_copy(tmp_path, statement: str):
+    """A real backup of this database with one object added to its schema, as an attacker would hand over."""
+    made = backups.backup("to-tamper-with")
+    hostile = tmp_path / "hostile.sqlite"
+    hostile.write_bytes(made.read_bytes())
+    with sqlite3.connect(hostile) as conn:
+        conn.execute(statement)
+    return hostile
+
+
+@pytest.mark.parametrize("statement", [
+    "CREATE TRIGGER promote AFTER INSERT ON audit_entry BEGIN UPDATE user SET role = 'organizer'; END",
+    "CREATE TRIGGER promote2 AFTER UPDATE ON registration BEGIN UPDATE user SET role = 'organizer'; END",
+    "CREATE VIEW everyone AS SELECT name, password_hash FROM user",
+    "CREATE TABLE smuggled (x)",
+    "CREATE INDEX ix_smuggled ON user (role)",
+])
+def test_restore_refuses_a_backup_whose_schema_holds_anything_extra(app, db, runner, tmp_path, judge, statement):
+    """The reported attack: a real backup plus CREATE TRIGGER … UPDATE user SET role='organizer'. Nothing of it
+    reaches the live database: the judge stays a judge, no safety copy is even made."""
+    from tournament.auth.models import User
+    hostile = _hostile_copy(tmp_path, statement)
+    before = backups.backups()
+    result = runner.invoke(args=["restore", str(hostile), "--yes"])
+    assert result.exit_code == 1 and "holds what this app's database does not" in result.output, result.output
+    assert "nothing was restored" in result.output
+    assert backups.backups() == before
+    with app.app_context():
+        assert db.session.get(User, judge.id).role == "judge"
+        live = backups.sqlite_path()
+    with sqlite3.connect(live) as conn:
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE type IN ('trigger', 'view')").fetchone() == (0,)
+
+
+def test_restore_refuses_a_table_redefined_in_the_backup(app, db, runner, tmp_path, judge):
+    """Same name, different definition (a default that grants the organizer role to every new account)."""
+    made = backups.backup("to-tamper-with")
+    hostile = tmp_path / "redefined.sqlite"
+    hostile.write_bytes(made.read_bytes())
+    with sqlite3.connect(hostile) as conn:
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = replace(sql, 'role VARCHAR(20) NOT NULL', "
+                     "'role VARCHAR(20) NOT NULL DEFAULT ''organizer''') WHERE name = 'user'")
+    result = runner.invoke(args=["restore", str(hostile), "--yes"])
+    assert result.exit_code == 1 and "table user (defined differently)" in result.output, result.output
+
+
+def test_restore_refuses_a_damaged_file(app, db, runner, tmp_path, make_event):
+    make_event(name="Still here")
+    made = backups.backup("to-damage")
+    damaged = tmp_path / "damaged.sqlite"
+    data = bytearray(made.read_bytes())
+    page = 4096
+    for i in range(page * 3, min(len(data), page * 6), 7):        # scribble over a few pages in the middle
+        data[i] = (data[i] + 1) % 256
+    damaged.write_bytes(bytes(data))
+    result = runner.invoke(args=["restore", str(damaged), "--yes"])
+    assert result.exit_code == 1 and "is not a backup" in result.output, result.output
+    with app.app_context():
+        assert [e.name for e in db.session.execute(sa.select(Event)).scalars()] == ["Still here"]
+
+
+def test_a_plain_backup_of_this_app_still_restores(app, db, runner, make_event):
+    """The check compares the schema with the live one: an honest backup passes it."""
+    make_event(name="Honest")
+    made = backups.backup("honest")
+    assert backups.foreign_objects(made, backups.sqlite_path()) == []

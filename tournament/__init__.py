@@ -71,11 +71,15 @@ def _configure(app, config: dict | type | None) -> None:
         app.config.from_object(config)
     elif config:
         app.config.update(config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    from .files import private_file, private_folder, sqlite_file
+    private_folder(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "tournament.sqlite")
+    database = sqlite_file(str(app.config["SQLALCHEMY_DATABASE_URI"]))
+    if database is not None and database.parent.is_dir():
+        private_file(database)      # made 0600 before SQLite makes it 0644 (its -wal and -shm copy its mode)
 
 
 def _pool_settings(app) -> None:
@@ -92,12 +96,14 @@ def _pool_settings(app) -> None:
 
 def _https_settings(app) -> None:
     """Behind a reverse proxy, know the real scheme and client; on HTTPS, cookies only travel encrypted."""
-    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    from .web import proxy
+    proxies, address = proxy.settings(app.config)
     if proxies:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+        app.wsgi_app = proxy.TrustedProxies(app.wsgi_app, proxies, address)
     if str(app.config.get("PUBLIC_URL") or "").startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
+    from .web.lifecycle import SecureWhenHttps
+    app.session_interface = SecureWhenHttps()
     from .web import security_headers
     app.after_request(security_headers)
 
@@ -113,15 +119,22 @@ def _instance_path(config) -> str | None:
 def _instance_secret(path: Path) -> str:
     """A random signing key made on first start and kept beside the database, so logins survive restarts."""
     try:
-        return path.read_text().strip() or _write_secret(path)
+        key = path.read_text().strip()
     except FileNotFoundError:
         return _write_secret(path)
+    if key:
+        from .files import private_file
+        private_file(path)      # an older install's key, readable by others, is tightened
+        return key
+    return _write_secret(path)
 
 
 def _write_secret(path: Path) -> str:
     import secrets
     key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from .files import private_file
+    private_file(path)
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "w") as f:
         f.write(key)
     return key

@@ -37,6 +37,7 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(hours=12)   # from login: a staff session ends the same day
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
+    TRUSTED_PROXY_ADDRESS = "127.0.0.1"   # the address the nearest proxy connects from ("*": any)
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
     DETECTED_URL: str | None = None   # found by tournament.serve at start (the LAN address); PUBLIC_URL wins
     REDIS_URL: str | None = None      # shared rendered pages and rate-limit counters for every worker
@@ -60,6 +61,8 @@ class Config:
             out["RATELIMIT_ENABLED"] = False        # a fuzzing or load-test server only, never at an event
         if (proxies := os.environ.get("TRUSTED_PROXIES", "")).isdigit():
             out["TRUSTED_PROXIES"] = int(proxies)
+        if address := os.environ.get("TRUSTED_PROXY_ADDRESS", "").strip():
+            out["TRUSTED_PROXY_ADDRESS"] = address
         return out
 
 

@@ -27,11 +27,13 @@ limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enable
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, _record):
-    """SQLite: enforce foreign keys, let readers work during writes, wait on locks."""
+    """SQLite: enforce foreign keys, let readers work during writes, wait on locks; the schema is not trusted
+    to call functions with side effects (the app's own schema has no views or triggers)."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA busy_timeout=10000")
         cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA trusted_schema=OFF")
         cur.close()

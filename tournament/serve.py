@@ -94,6 +94,8 @@ def main(argv=None) -> int:
     else:
         print(f"Players' links and QR codes use {public} (found at start; change it on an event's print page "
               "or set PUBLIC_URL)", flush=True)
+    if line := proxy_line():
+        print(line, flush=True)
     for a in addresses:
         print(f"  on this network: http://{a}:{args.port}", flush=True)
     if args.lan and public:
@@ -116,12 +118,29 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def run_worker(sock: socket.socket, threads: int) -> None:
-    """One process: its own app, database connections and caches (nothing is shared across a fork)."""
+    """One process: its own app, database connections and caches (nothing is shared across a fork). Behind
+    TRUSTED_PROXIES, waitress applies the proxy's X-Forwarded-* itself (see tournament.web.proxy)."""
     from waitress import serve
 
     from . import create_app
-    serve(create_app(), sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
-          connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True)
+    from .web.proxy import waitress_options
+    app = create_app()
+    serve(app, sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
+          connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True, **waitress_options(app.config))
+
+
+def proxy_line() -> str | None:
+    """What the terminal says about a reverse proxy in front, from the same settings the workers read."""
+    from .config import Config
+    from .web.proxy import settings
+    config = {k: getattr(Config, k) for k in ("TRUSTED_PROXIES", "TRUSTED_PROXY_ADDRESS")}
+    config.update({k: v for k, v in Config.from_env().items() if k in config})
+    count, address = settings(config)
+    if not count:
+        return None
+    who = "any address" if address == "*" else address
+    return (f"Trusting X-Forwarded-For/-Proto/-Host/-Port from {count} proxy{'s' if count > 1 else ''}, the "
+            f"nearest connecting from {who} (TRUSTED_PROXY_ADDRESS).")
 
 
 def _exit_with_parent(parent: int) -> None:

@@ -36,6 +36,47 @@ def test_a_copied_session_cookie_stops_working_after_logout_everywhere(app, clie
     assert fresh_user(db, organizer.id).session_version == 2
 
 
+def test_a_cookie_copied_before_logout_is_refused_after_it(app, client, db, organizer, make_event, login):
+    """The reported case: "Log out" ended only the browser's copy, and a cookie copied before it still downloaded
+    the event export (every access code and contact). The login now ends on the server."""
+    from tournament.auth.models import StaffSession
+    event = make_event()
+    login(organizer)
+    copy = app.test_client()
+    copy.set_cookie("session", client.get_cookie("session").value)
+    assert copy.get(f"/events/{event.id}/export.csv").status_code == 200
+    other_device = app.test_client()
+    assert other_device.post("/auth/login", data={"name": organizer.name, "password": PASSWORD}).status_code == 302
+    assert db.session.execute(sa.select(sa.func.count()).select_from(StaffSession)).scalar() == 2
+    assert client.post("/auth/logout").status_code == 302
+    for c in (client, copy):
+        response = c.get(f"/events/{event.id}/export.csv")
+        assert response.status_code == 302 and "/auth/login" in response.headers["Location"]
+    assert other_device.get(f"/events/{event.id}/export.csv").status_code == 200    # only that login ended
+    assert fresh_user(db, organizer.id).session_version == 1
+    assert db.session.execute(sa.select(sa.func.count()).select_from(StaffSession)).scalar() == 1
+
+
+def test_a_session_cookie_without_a_server_side_login_is_refused(app, client, db, organizer, login):
+    """A cookie forged with the signing key, or one from before the upgrade: no login row, no access."""
+    login(organizer)
+    for sid in ("made-up", None, 12345, "x" * 500):
+        with client.session_transaction() as s:
+            s["sid"] = sid
+        assert client.get("/events/new").status_code == 302, sid
+
+
+def test_logins_older_than_the_lifetime_are_cleared_at_the_next_login(app, client, db, organizer, login):
+    from tournament.auth.models import StaffSession
+    login(organizer)
+    db.session.execute(sa.update(StaffSession).values(created_at=utcnow() - timedelta(days=2)))
+    db.session.commit()
+    app.test_client().post("/auth/login", data={"name": organizer.name, "password": PASSWORD})
+    rows = db.session.execute(sa.select(StaffSession)).scalars().all()
+    assert len(rows) == 1 and rows[0].created_at.replace(tzinfo=None) > (utcnow() - timedelta(hours=1)).replace(
+        tzinfo=None)
+
+
 def test_a_session_older_than_its_lifetime_is_refused(app, client, db, organizer, login):
     login(organizer)
     with client.session_transaction() as s:
@@ -158,3 +199,21 @@ def test_an_unknown_name_costs_a_password_check_too(app, db, organizer, monkeypa
         with pytest.raises(Refused):
             auth.authenticate("Nobody Atall", "whatever pass", "10.0.0.1")
     assert len(checked) == 1 and checked[0].startswith(app.config["PASSWORD_HASH_METHOD"].split(":")[0])
+
+
+def test_concurrent_logins_each_get_their_own_server_side_session(app, db, organizer):
+    from concurrent.futures import ThreadPoolExecutor
+    from tournament.auth.models import StaffSession
+    name = organizer.name
+    db.session.remove()
+
+    def log_in(_):
+        c = app.test_client()
+        assert c.post("/auth/login", data={"name": name, "password": PASSWORD}).status_code == 302
+        return c
+    with ThreadPoolExecutor(4) as pool:       # (five tries a minute per name and address: the login limit)
+        browsers = list(pool.map(log_in, range(4)))
+    assert db.session.execute(sa.select(sa.func.count()).select_from(StaffSession)).scalar() == 4
+    browsers[0].post("/auth/logout")
+    assert browsers[0].get("/events/new").status_code == 302
+    assert all(b.get("/events/new").status_code == 200 for b in browsers[1:])

@@ -20,9 +20,9 @@ def assert_headers(response, private: bool):
     assert "script-src 'self'" in h["Content-Security-Policy"] and "unsafe-inline" not in h["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in h["Content-Security-Policy"] and h["X-Frame-Options"] == "DENY"
     assert h["X-Content-Type-Options"] == "nosniff"
-    assert h["Referrer-Policy"] in ("same-origin", "no-referrer")
+    assert h["Referrer-Policy"] == "same-origin"       # never off the site; back to it (HTTPS form posts need it)
     if private:
-        assert h["Cache-Control"] == "no-store" and h["Referrer-Policy"] == "no-referrer"
+        assert h["Cache-Control"] == "no-store"
 
 
 def test_every_kind_of_response_carries_the_headers(app, client, db, make_event, make_player, organizer, login):

@@ -60,3 +60,18 @@ class ApiToken(db.Model):
     @staticmethod
     def hash(token: str) -> str:
         return hashlib.sha256(token.encode()).hexdigest()
+
+
+class StaffSession(db.Model):
+    """One login: the browser's session cookie carries a random nonce, this row its hash. Logging out deletes
+    the row, so a copy of the cookie taken before (on a shared laptop, over plain HTTP on the venue's Wi-Fi)
+    is refused after it, although its signature is still good."""
+    __tablename__ = "staff_session"
+
+    id = sa.Column(sa.String(64), primary_key=True)      # sha256 of the cookie's nonce
+    user_id = sa.Column(sa.Integer, sa.ForeignKey("user.id", ondelete="CASCADE"), nullable=False, index=True)
+    created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
+
+    @staticmethod
+    def hash(nonce: str) -> str:
+        return hashlib.sha256(nonce.encode()).hexdigest()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
@@ -17,7 +18,7 @@ from ..timezones import as_utc
 from ..errors import Refused
 from ..extensions import db
 from ..web import throttle
-from .models import ROLES, ApiToken, User
+from .models import ROLES, ApiToken, StaffSession, User
 
 MIN_PASSWORD_LENGTH = 10
 MIN_PASSWORD_SCORE = 2       # zxcvbn: 0 too guessable ... 4 very unguessable
@@ -42,9 +43,10 @@ ZXCVBN_WARNINGS = {     # zxcvbn's warnings (English only there), in the reader'
 
 
 def create_user(name: str, password: str, role: str) -> User:
-    name = (name or "").strip()
-    if not name or len(name) > 80:
-        raise Refused(_("A user name is 1 to 80 characters."))
+    from ..events.names import readable, tidy
+    name = tidy((name or "").strip())
+    if not readable(name) or len(name) > 80 or any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise Refused(_("A user name is 1 to 80 characters you can see."))
     if role not in ROLES:
         raise Refused(_("Role must be one of: %(roles)s.", roles=", ".join(ROLES)))
     check_password_policy(password, name)
@@ -75,6 +77,11 @@ def check_password_policy(password, name: str = "") -> None:
         raise Refused(_("That is one of the most common passwords. Choose another: a few unrelated words work well."),
                       field="password")
     strength = zxcvbn(password[:100], user_inputs=[name, *name.split(), "".join(name.split())])
+    rest = _without_name(password, name)
+    if rest is not None and (not any(ch.isalpha() for ch in rest)
+                             or zxcvbn(rest[:100])["score"] < MIN_PASSWORD_SCORE):
+        raise Refused(_("That password is mostly your name; with a number or a year added it is still easy to "
+                        "guess. Choose words that have nothing to do with you."), field="password")
     if strength["score"] < MIN_PASSWORD_SCORE:
         warning = strength["feedback"]["warning"]
         why = str(ZXCVBN_WARNINGS.get(warning, warning)) if warning else _("It is easy to guess.")
@@ -82,10 +89,26 @@ def check_password_policy(password, name: str = "") -> None:
                       field="password")
 
 
+def _without_name(password: str, name: str) -> str | None:
+    """The password with the account's name (whole, joined, or any part of 3 letters or more) taken out, any
+    case; None if no part of the name is in it. A guesser tries "<name>2027" and "<name>-1" first."""
+    parts = {name, "".join(name.split()), *(p for p in name.split() if len(p) >= 3)}
+    parts = sorted((p.casefold() for p in parts if len(p) >= 3), key=len, reverse=True)
+    rest = password.casefold()
+    found = False
+    for part in parts:
+        if part in rest:
+            rest = rest.replace(part, " ")
+            found = True
+    return " ".join(rest.split()) if found else None
+
+
 def change_password(user: User, current: str, new: str) -> None:
     """A new password ends every other session and stays usable in this one (see begin_session)."""
+    throttle.spend("password_check", user.id)
     if not user.check_password(current or ""):
         raise Refused(_("The current password is not right."), status=400, field="current")
+    throttle.forget("password_check", user.id)
     if new == current:
         raise Refused(_("The new password is the same as the current one."), field="password")
     check_password_policy(new, user.name)
@@ -96,7 +119,33 @@ def change_password(user: User, current: str, new: str) -> None:
 def end_sessions(user: User) -> None:
     """Log the user out everywhere: every session cookie issued before now stops working."""
     user.session_version = (user.session_version or 1) + 1
+    db.session.execute(sa.delete(StaffSession).where(StaffSession.user_id == user.id))
     db.session.flush()
+
+
+def start_session(user: User, max_age: timedelta) -> str:
+    """A new login of this user: the nonce its cookie carries (only the nonce's hash is stored). Logins older
+    than max_age, anyone's, are cleared on the way."""
+    nonce = secrets.token_urlsafe(32)
+    db.session.execute(sa.delete(StaffSession).where(StaffSession.created_at < utcnow() - max_age))
+    db.session.add(StaffSession(id=StaffSession.hash(nonce), user_id=user.id))
+    db.session.flush()
+    return nonce
+
+
+def end_session(nonce) -> None:
+    """Log out this login: its cookie, and every copy of it, stops working."""
+    if isinstance(nonce, str) and nonce:
+        db.session.execute(sa.delete(StaffSession).where(StaffSession.id == StaffSession.hash(nonce)))
+        db.session.flush()
+
+
+def session_live(user: User, nonce) -> bool:
+    """The login this cookie names is still on the server (not logged out, not ended everywhere)."""
+    if not isinstance(nonce, str) or not nonce or len(nonce) > 100:
+        return False
+    row = db.session.get(StaffSession, StaffSession.hash(nonce))
+    return row is not None and row.user_id == user.id
 
 
 def set_disabled(user: User, disabled: bool) -> None:
@@ -165,12 +214,19 @@ def _password_matches(user: User | None, password: str) -> bool:
 
 def authenticate(name: str, password: str, address: str) -> User:
     """The user, or Refused. Every try counts against (name, address), so a guesser waits longer and
-    longer while the real owner on another network is not locked out; a success clears the count."""
+    longer while the real owner on another network is not locked out; a success clears the count. Wrong
+    passwords also count against the address whatever the name (a password sprayed over every staff name),
+    except from a browser that has logged in with this name before."""
     name = (name or "").strip()[:80]
     address = (address or "unknown")[:64]
+    known = throttle.knows_login(name)
+    if not known:
+        throttle.check("login_address", address)
     throttle.spend("login", name.casefold(), address)
     user = db.session.execute(sa.select(User).where(User.name == name)).scalar()
     if not _password_matches(user, password or ""):
+        if not known:
+            throttle.count("login_address", address)
         raise Refused(_("Wrong name or password."), status=401)
     if not user.active:
         raise Refused(_("This account is disabled. Ask the organizer to enable it again."), status=403)

@@ -6,7 +6,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from ..events.forms import options
 from ..i18n import LANGUAGES
 from ..web import EXPIRED, error_response
-from .access import begin_session, staff_required
+from .access import begin_session, finish_session, staff_required
 from ..web.handler import FormRefused, handler
 from .forms import ConfirmForm, LanguageForm, LoginForm, PasswordForm
 from .operations import authenticate, change_password, end_sessions, set_language
@@ -15,10 +15,17 @@ bp = Blueprint("auth", __name__, url_prefix="/auth")
 
 
 def _safe_next(target: str | None) -> str:
-    """Only same-site paths: a login link must not bounce to another site."""
-    if not target or not target.startswith("/") or target.startswith("//") or urlsplit(target).netloc:
+    """Only same-site paths: a login link must not bounce to another site (`//host`, `/\\host`: browsers read
+    a backslash as a slash)."""
+    if not target or not target.startswith("/") or target[1:2] in ("/", "\\") or urlsplit(target).netloc:
         return url_for("events.list_events")
     return target
+
+
+def _damaged_next(target: str | None) -> bool:
+    """A return address with a line break or another control character: no page has one, and a redirect
+    header cannot carry it (a header injection attempt, or a link mangled on its way)."""
+    return bool(target) and any(ord(ch) < 32 or ord(ch) == 127 for ch in target)
 
 
 def _login_page(rh, status=200):
@@ -35,6 +42,9 @@ def _on_login_refused(rh, e):
 @bp.route("/login", methods=["GET", "POST"])
 @handler(form=lambda rh: LoginForm(), refused=_on_login_refused)
 def login(rh):
+    if _damaged_next(request.args.get("next")):
+        return error_response(_("This log-in link is damaged: the page to return to holds a line break. Open the "
+                                "log-in page from the menu instead."), 400)
     if request.method == "GET":
         return _login_page(rh)
     user = authenticate(rh.form.name.data, rh.form.password.data, request.remote_addr or "")
@@ -45,7 +55,7 @@ def login(rh):
 @bp.post("/logout")
 @handler()
 def logout(rh):
-    session.clear()
+    finish_session()
     flash(_("You are logged out."))
     return redirect(url_for("auth.login"))
 
@@ -100,6 +110,6 @@ def account_language(rh):
          refused=expired_or_refused(_l("This form has expired. Reload the page and try again.")))
 def logout_everywhere(rh):
     end_sessions(rh.user)
-    session.clear()
+    finish_session()
     flash(_("You are logged out on every device, this one included."))
     return redirect(url_for("auth.login"))

@@ -144,16 +144,25 @@ def iso(value) -> str | None:
     raise TypeError(f"not a date: {value!r}")
 
 
+TIMESTAMP_YEARS = (1970, 2999)
+
+
 def parse_timestamp(value) -> datetime | None:
     """ISO 8601 text (``Z`` or an offset; none means UTC) -> aware UTC datetime. ValueError if not."""
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > 40:
         raise ValueError("not a timestamp")
-    moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.astimezone(timezone.utc)
+    except OverflowError:           # 0001-01-01T00:00+14:00: before the first representable moment
+        raise ValueError("out of range") from None
+    if not TIMESTAMP_YEARS[0] <= moment.year <= TIMESTAMP_YEARS[1]:
+        raise ValueError("out of range")    # shown in every time zone later: far years overflow there
+    return moment
 
 
 def decode_text(data: bytes, what: str = "The file") -> str:
@@ -387,6 +396,14 @@ def load_export(data: bytes, fmt: str, version_read: int, what: str, max_bytes: 
     except json.JSONDecodeError as e:
         raise ExchangeInputError(f"The file is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}). "
                                  f"Was it cut short or edited by hand? Export the {what} again.",
+                                 kind="wrong_format") from None
+    except (RecursionError, ValueError):
+        raise ExchangeInputError(f"The file is not valid JSON. Export the {what} again.", kind="wrong_format") from None
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:      # "\ud800": JSON allows a lone surrogate escape, no database stores one
+        raise ExchangeInputError("The file holds a broken character (a lone \\ud800-\\udfff escape), which no "
+                                 f"text can hold. Was it edited by hand? Export the {what} again.",
                                  kind="wrong_format") from None
     except (RecursionError, ValueError):
         raise ExchangeInputError(f"The file is not valid JSON. Export the {what} again.", kind="wrong_format") from None

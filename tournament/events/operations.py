@@ -30,6 +30,7 @@ from ..scoring import default_prize_conditions
 from .schemas import (DUEL_CUTS, EVENT_SETTINGS, TOP_CUTS, EventCreate, EventUpdate, _bool, _int,  # noqa: F401
                       clean_text)
 from .models import STAFF_ROLES, AuditEntry, Decklist, Event, EventStaff, Registration
+from .names import lookalike
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
@@ -293,6 +294,7 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                         "at the desk."), status=409, field="decklist")
     if check_same_name and not same_name_ok:
         _lock_name(event, name)
+        refuse_lookalike(event, name, api=bool(same_name_message))      # Оlga (Cyrillic О) beside Olga
     if check_same_name and not same_name_ok and db.session.execute(sa.select(Registration.id).where(
             Registration.event_id == event.id, Registration.search_key == name_key(name))).first():
         message = (same_name_message % {"name": name[:100]} if same_name_message else
@@ -552,6 +554,24 @@ def staff_for(user: User | None, event: Event) -> User | None:
         return require_staff(user, event)
     except Refused:
         return None
+
+
+def refuse_lookalike(event: Event, name: str, api: bool = False, exclude: int | None = None) -> None:
+    """A name that looks like one already registered in the event but is written with other characters (a
+    Cyrillic "О" for a Latin "O", "rn" for "m": UTS #39 skeletons, see events.names): the desk is asked to
+    check it, and confirms a different person as it does for the same name."""
+    stmt = sa.select(Registration.name).where(Registration.event_id == event.id)
+    if exclude is not None:
+        stmt = stmt.where(Registration.id != exclude)
+    other = lookalike(name, db.session.execute(stmt).scalars(), key=name_key)
+    if other is None:
+        return
+    message = _("“%(name)s” looks like “%(other)s”, who is already registered, but is written with different "
+                "characters (for example a Cyrillic “О” for a Latin “O”). Check the spelling; if this is a "
+                "different person, confirm it and register again.", name=name, other=other)
+    if api:
+        message += " " + _('(To confirm, send "same_name_ok": true.)')
+    raise Refused(message, status=409, field="same_name_ok")
 
 
 def _lock_name(event: Event, name: str) -> None:

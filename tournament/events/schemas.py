@@ -26,6 +26,7 @@ from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
+from . import names
 from .models import (BYE_POINTS, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, POD_SIZES, ROUND_MINUTES,
                      SCORING_PROFILES, SIDEBOARD_MINUTES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
 
@@ -52,18 +53,15 @@ DECKLIST_TEXT = f"^[^{_DECK_CONTROL}]*[^\\s{_DECK_CONTROL}][^{_DECK_CONTROL}]*$"
 
 # ----------------------------------------------------------------- the checkers (each refuses in words)
 
-_INVISIBLE = ("Cf", "Zs", "Zl", "Zp")
-
-
 def clean_text(value, field: str, label: str, max_len: int, required: bool = False) -> str:
     """Trimmed single-line text in any script; control characters and oversize input refused."""
     if value is None:
         value = ""
     if not isinstance(value, str):
         raise Refused(_("%(label)s must be text.", label=label), field=field)
-    value = unicodedata.normalize("NFC", value.strip())
-    if not any(unicodedata.category(ch) not in _INVISIBLE for ch in value):
-        value = ""                      # only zero-width or format characters: nothing anyone could read
+    value = names.tidy(unicodedata.normalize("NFC", value.strip()))    # no bidi controls, one line
+    if not names.readable(value):
+        value = ""                      # only blanks, fillers or format characters: nothing anyone could read
     if required and not value:
         raise Refused(_("%(label)s is required.", label=label), field=field)
     if len(value) > max_len:

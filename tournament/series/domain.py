@@ -89,27 +89,102 @@ def series_standings(placements: Iterable[Placement], names: Mapping[int, str], 
     return ordered
 
 
+STATS_COUNT_LIMIT = 10_000_000     # far over any series: a count past it is not an export's
+STATS_ROWS_LIMIT = 20_000
+STATS_NAME_LIMIT = 300
+
+
+def _count(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= STATS_COUNT_LIMIT:
+        raise ValueError(f"{what} is not a whole number from 0 to {STATS_COUNT_LIMIT:,}")
+    return value
+
+
+def _rows(raw, what: str, fields: tuple[str, ...]) -> list[dict]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > STATS_ROWS_LIMIT:
+        raise ValueError(f"“{what}” is not a list (of at most {STATS_ROWS_LIMIT:,} rows)")
+    for row in raw:
+        if not isinstance(row, dict) or not all(f in row for f in fields):
+            raise ValueError(f"a row of “{what}” lacks one of {', '.join(fields)}")
+    return raw
+
+
+def _commander(value, what: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= STATS_NAME_LIMIT \
+            or any(ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise ValueError(f"a commander in “{what}” is not a name of 1 to {STATS_NAME_LIMIT} characters")
+    return value
+
+
+def _tally(table: dict, key, total: int, hits: int, what: str) -> None:
+    if hits > total:
+        raise ValueError(f"“{what}” counts more wins than games")
+    _add(table, key, total, hits)
+
+
+def clean_stats(raw) -> dict:
+    """An event's stats block as an export or an import carries it, checked and recomputed from its counts
+    (the shares and rates are derived, never taken from the file). ValueError says what is wrong."""
+    if raw is None or raw == {}:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ValueError("the stats are not an object")
+    meta: dict[str, int] = {}
+    for m in _rows(raw.get("meta"), "meta", ("commander", "players")):
+        name = _commander(m["commander"], "meta")
+        meta[name] = meta.get(name, 0) + _count(m["players"], "a meta row's players")
+    commanders: dict[str, list[int]] = {}
+    for c in _rows(raw.get("commanders"), "commanders", ("commander", "games", "wins")):
+        _tally(commanders, _commander(c["commander"], "commanders"), _count(c["games"], "games"),
+               _count(c["wins"], "wins"), "commanders")
+    seats: dict[int, list[int]] = {}
+    for st in _rows(raw.get("seats"), "seats", ("seat", "games", "wins")):
+        seat = _count(st["seat"], "a seat")
+        if not 1 <= seat <= MAX_TABLE:
+            raise ValueError(f"a seat is not from 1 to {MAX_TABLE}")
+        _tally(seats, seat, _count(st["games"], "games"), _count(st["wins"], "wins"), "seats")
+    conversion = None
+    if raw.get("top_cut"):
+        cut = raw["top_cut"]
+        if not isinstance(cut, Mapping):
+            raise ValueError("“top_cut” is not an object")
+        rows: dict[str, list[int]] = {}
+        for c in _rows(cut.get("commanders"), "top_cut", ("commander", "players", "in_cut")):
+            _tally(rows, _commander(c["commander"], "top_cut"), _count(c["players"], "players"),
+                   _count(c["in_cut"], "in_cut"), "top_cut")
+        conversion = (_count(cut.get("players", 0), "the top cut's players"), rows)
+    return summary(_count(raw.get("players", 0), "players"), _count(raw.get("games", 0), "games"), meta,
+                   commanders, seats, conversion)
+
+
 def merge_stats(all_stats: Iterable[Mapping]) -> dict:
-    """The series' numbers: each event's stats summed (meta by players, win rates by games, cut conversion)."""
+    """The series' numbers: each event's stats summed (meta by players, win rates by games, cut conversion).
+    A block that does not read as stats (stored before imports were checked) is left out, never an error."""
     players = games = cut_players = 0
     meta: dict[str, int] = {}
     commanders: dict[str, list[int]] = {}
     seats: dict[int, list[int]] = {}
     conversion: dict[str, list[int]] = {}
     any_cut = False
-    for s in all_stats:
-        players += int(s.get("players", 0))
-        games += int(s.get("games", 0))
+    for raw in all_stats:
+        try:
+            s = clean_stats(raw)
+        except ValueError:
+            continue
+        players += s.get("players", 0)
+        games += s.get("games", 0)
         for m in s.get("meta", ()):
-            meta[m["commander"]] = meta.get(m["commander"], 0) + int(m["players"])
+            meta[m["commander"]] = meta.get(m["commander"], 0) + m["players"]
         for c in s.get("commanders", ()):
             _add(commanders, c["commander"], c["games"], c["wins"])
         for st in s.get("seats", ()):
-            _add(seats, int(st["seat"]), st["games"], st["wins"])
+            _add(seats, st["seat"], st["games"], st["wins"])
         if s.get("top_cut"):
             any_cut = True
-            cut_players += int(s["top_cut"].get("players", 0))
-            for c in s["top_cut"].get("commanders", ()):
+            cut_players += s["top_cut"]["players"]
+            for c in s["top_cut"]["commanders"]:
                 _add(conversion, c["commander"], c["players"], c["in_cut"])
     return summary(players, games, meta, commanders, seats, (cut_players, conversion) if any_cut else None)
 

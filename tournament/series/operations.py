@@ -512,13 +512,21 @@ def _read_event(raw, number: int, people: dict) -> dict:
         date = datetime.strptime(date, "%Y-%m-%d").date() if date else None
     except (TypeError, ValueError):
         raise Refused(_("%(where)s's date is not a date (YYYY-MM-DD).", where=where)) from None
-    stats = raw.get("stats") or {}
+    try:
+        stats = domain.clean_stats(raw.get("stats"))
+    except ValueError as e:
+        raise Refused(_("%(where)s's statistics cannot be read (%(reason)s). Export the series again.", where=where,
+                        reason=str(e))) from None
+    try:
+        recorded_at = parse_timestamp(raw.get("recorded_at")) or utcnow()
+    except ValueError:
+        raise Refused(_("%(where)s's “recorded_at” is not a date and time like 2026-12-05T10:00:00+00:00.",
+                        where=where)) from None
     return {"name": clean_text(_field(raw, "name", str, where), "file", _("%(where)s's name", where=where), 200,
                                required=True),
             "date": date, "mode": raw.get("mode") if raw.get("mode") in ("pods", "duel") else "pods",
             "decklists_public": raw.get("decklists_public") is True,
-            "stats": stats if isinstance(stats, dict) else {}, "results": read,
-            "recorded_at": parse_timestamp(raw.get("recorded_at")) or utcnow(),
+            "stats": stats, "results": read, "recorded_at": recorded_at,
             "recorded_by": clean_text(raw.get("recorded_by") or "import", "file",
                                       _("%(where)s's recorder", where=where), 120)}
 

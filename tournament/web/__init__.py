@@ -114,8 +114,10 @@ def private_request() -> bool:
 
 
 def security_headers(response):
-    """On every response: no inline script, no framing, no MIME sniffing, no Referer off the site; pages
-    that show codes or contacts are never stored by a browser or proxy."""
+    """On every response: no inline script, no framing, no MIME sniffing, no Referer off the site (so a
+    player's page never hands its access code to another site); pages that show codes or contacts are never
+    stored by a browser or proxy. The site's own forms do send the Referer back to it ("same-origin"): over
+    HTTPS, Flask-WTF refuses a form post without one (WTF_CSRF_SSL_STRICT)."""
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     headers.setdefault("X-Frame-Options", "DENY")
@@ -125,7 +127,6 @@ def security_headers(response):
     headers.setdefault("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
     if private_request():
         headers["Cache-Control"] = "no-store"
-        headers["Referrer-Policy"] = "no-referrer"
     if request.is_secure:
         headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response

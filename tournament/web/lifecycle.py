@@ -23,6 +23,7 @@ import time
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_app_context, has_request_context, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
@@ -38,6 +39,14 @@ BAD_VALUE_MESSAGE = _l("A value in the request is too long or out of range for w
 
 _LOCK_WORDS = ("database is locked", "database table is locked", "database schema has changed")
 _RETRY_SQLSTATES = {"40001", "40P01", "55P03"}      # serialization failure, deadlock, lock not available
+
+
+class SecureWhenHttps(SecureCookieSessionInterface):
+    """The session cookie is Secure on every request that came over HTTPS (directly, or as the trusted proxy
+    says), not only when PUBLIC_URL starts with https://: a staff cookie set over HTTPS never travels in clear."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
 class TournamentFlask(Flask):

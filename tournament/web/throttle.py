@@ -11,6 +11,11 @@ The limits (config RATE_LIMITS, `limits` notation such as "20/minute;100/hour"):
   out every player on the Wi-Fi.
 - login: tries per (name, address), every try counted, cleared by a success: 5 tries a minute, then
   longer waits, never a hard lock-out of the real owner from another address.
+- login_address: wrong passwords per address whatever the names (one password sprayed over every staff
+  name). A browser that has logged in before (its session remembers the name's hash) is not slowed by it,
+  so a guesser behind the venue's NAT cannot lock the staff out.
+- password_check: wrong "current password" tries on the account page, per account (a session left open
+  on a shared laptop must not become a way to guess the password).
 - registration_address / registration_event: self-registrations per client address and per event.
 - decklist: a player's decklist submissions per registration (staff are not limited).
 """
@@ -34,6 +39,8 @@ from ..extensions import db, limiter
 DEFAULT_LIMITS = {
     "wrong_code": "20/minute;100/hour",
     "login": "5/minute;20/hour;60/day",
+    "login_address": "10/minute;30/hour;100/day",
+    "password_check": "5/10minutes;20/day",
     "registration_address": "30/minute;300/hour",
     "registration_event": "60/minute;600/hour",
     "decklist": "10/10minutes;40/hour",
@@ -41,6 +48,8 @@ DEFAULT_LIMITS = {
 WORDS = {
     "wrong_code": _l("Too many wrong access codes from this network."),
     "login": _l("Too many log-in tries for this name from this network."),
+    "login_address": _l("Too many wrong passwords from this network."),
+    "password_check": _l("Too many wrong current passwords for this account."),
     "registration_address": _l("Too many registrations from this network."),
     "registration_event": _l("This event is taking too many registrations at once."),
     "decklist": _l("You have sent your decklist many times in a short while."),
@@ -134,7 +143,11 @@ def storage_uri(config: dict, instance_path: str) -> str:
     if str(config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql"):
         return "sqldb://"
     import os
-    return "sqldb+sqlite:///" + os.path.join(instance_path, "ratelimits.sqlite")
+    from ..files import private_file
+    path = os.path.join(instance_path, "ratelimits.sqlite")
+    if os.path.isdir(instance_path):
+        private_file(path)      # addresses of who tried what: 0600 like the database
+    return "sqldb+sqlite:///" + path
 
 
 # ----------------------------------------------------------------- checks
@@ -234,6 +247,29 @@ def remember_code(code: str) -> None:
     known = list(session.get("codes") or ())
     if mark not in known:
         session["codes"] = [mark, *known][:KNOWN_CODES]
+
+
+def _login_mark(name: str) -> str:
+    return hashlib.sha256(f"{current_app.secret_key}:login:{name.casefold()}".encode()).hexdigest()[:16]
+
+
+def knows_login(name: str) -> bool:
+    """This browser has logged in with this name before (the mark outlives logging out)."""
+    return has_request_context() and _login_mark(name) in (session.get("logins") or ())
+
+
+def remember_login(name: str) -> None:
+    if not has_request_context():
+        return
+    mark = _login_mark(name)
+    known = list(session.get("logins") or ())
+    if mark not in known:
+        session["logins"] = [mark, *known][:KNOWN_CODES]
+
+
+def kept_marks() -> dict:
+    """What a browser keeps across logging in and out: the codes it opened and the names it logged in as."""
+    return {k: session[k] for k in ("codes", "logins") if has_request_context() and k in session}
 
 
 def add_retry_after(response):
