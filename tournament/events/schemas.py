@@ -26,8 +26,8 @@ from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
-from .models import (BYE_POINTS, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, POD_SIZES, ROUND_MINUTES,
-                     SCORING_PROFILES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
+from .models import (BYE_POINTS, ENTRY_FEE_LENGTH, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, PLAYER_CAP,
+                     POD_SIZES, ROUND_MINUTES, SCORING_PROFILES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
 
 DUEL_CUTS = (4, 8)
 TOP_CUTS = (0, *sorted({*DUEL_CUTS, *POD_CUTS}))
@@ -358,6 +358,12 @@ class EventSettings(Body):
     timezone: Zone = None
     planned_rounds: whole(PLANNED_ROUNDS, _l("The number of rounds"),
                           "Shown as \"round 2 of 5\"; null: decided as it goes.", null=True) = None
+    player_cap: whole(PLAYER_CAP, _l("The player cap"), "The most players who hold a place; more registrations join "
+                      "the waitlist in order and move up when a place frees (a drop before round 1, a higher cap). "
+                      "null: no cap. Lower than the players holding a place now: refused (409).", null=True) = None
+    entry_fee: line(ENTRY_FEE_LENGTH, _l("The entry fee"), null=True,
+                    description="A note shown at the desk and on the registration page (\"€10, cash or card\"); "
+                                "null: none.") = None
     variant: choice(VARIANTS, _l("The variant"), "The event's game variant; the table tracker starts games in it "
                     "unless told otherwise.") = None
     archenemy_win_points: whole(POINTS, _l("Archenemy win points"), "Archenemy games: the archenemy's points when "

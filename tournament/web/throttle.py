@@ -11,7 +11,9 @@ The limits (config RATE_LIMITS, `limits` notation such as "20/minute;100/hour"):
   out every player on the Wi-Fi.
 - login: tries per (name, address), every try counted, cleared by a success: 5 tries a minute, then
   longer waits, never a hard lock-out of the real owner from another address.
-- registration_address / registration_event: self-registrations per client address and per event.
+- registration_address: self-registrations per client address, sized for a venue whose phones share one
+  NAT address (a walk-in rush of 100 registers within the minute). There is no per-event limit, which a few
+  addresses could fill to lock honest walk-ins out: the event's player cap and its waitlist bound it.
 - decklist: a player's decklist submissions per registration (staff are not limited).
 """
 from __future__ import annotations
@@ -34,15 +36,13 @@ from ..extensions import db, limiter
 DEFAULT_LIMITS = {
     "wrong_code": "20/minute;100/hour",
     "login": "5/minute;20/hour;60/day",
-    "registration_address": "30/minute;300/hour",
-    "registration_event": "60/minute;600/hour",
+    "registration_address": "120/minute;1000/hour",
     "decklist": "10/10minutes;40/hour",
 }
 WORDS = {
     "wrong_code": _l("Too many wrong access codes from this network."),
     "login": _l("Too many log-in tries for this name from this network."),
     "registration_address": _l("Too many registrations from this network."),
-    "registration_event": _l("This event is taking too many registrations at once."),
     "decklist": _l("You have sent your decklist many times in a short while."),
 }
 KNOWN_CODES = 8      # code hashes a browser's session remembers
