@@ -144,7 +144,7 @@ def event_get(rh):
 
 @bp.patch(EVENT)
 @operation("events_update", "Change an event's settings (its organizer).", tags=["events"], load=STAFF_EVENT,
-           policy=loading.organizers, body=EventUpdate, response=out.Event, errors=f"{BODY_ERRORS} 401 403 404",
+           policy=loading.organizers, body=EventUpdate, response=out.Event, errors=f"{BODY_ERRORS} 401 403 404 409",
            description=TOP_CUT_RULE + " Only the fields sent change.", example={"venue": "Game Store", "pod_size": 5})
 def event_update(rh):
     ops.update_event(rh.event, rh.staff, json_body())      # as sent: prize conditions named again keep their ids

@@ -20,14 +20,14 @@ from ..scoring import default_prize_conditions
 from ..scoring.draws import end_of_round_procedures
 from ..i18n import LANGUAGES, data_text
 from ..timezones import local, machine_zone, valid_zone, zone_names
-from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
+from .models import ENTRY_FEE_LENGTH, MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 from .schemas import EVENT_SETTINGS, EventSettings, bounds, max_length
 
 POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_POINTS = (
     bounds(EventSettings, name) for name in ("pod_size", "swap_seconds", "round_minutes", "planned_rounds",
                                              "bye_points", "end_of_round_turns", "archenemy_win_points"))
 NAME_LENGTH, VENUE_LENGTH = max_length(EventSettings, "name"), max_length(EventSettings, "venue")
-PLAYER_CAP, ENTRY_FEE_LENGTH = bounds(EventSettings, "player_cap"), max_length(EventSettings, "entry_fee")
+PLAYER_CAP = bounds(EventSettings, "player_cap")
 
 MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
 STATUS_LABELS = {"registration": _l("Registration open"), "running": _l("Running"), "finished": _l("Finished")}

@@ -317,6 +317,14 @@ Zone = Annotated[str, _checked(lambda v, f: _zone(v)), Field(
     json_schema_extra=lambda s: s.update(enum=list(zone_names())))]
 
 
+EntryFee = Annotated[str | None, _checked(lambda v, f: clean_text(v, f, str(_l("The entry fee")), ENTRY_FEE_LENGTH)
+                                          or None),
+                     WithJsonSchema({
+                         "type": ["string", "null"], "maxLength": ENTRY_FEE_LENGTH, "pattern": LINE,
+                         "description": "A note shown at the desk and on the registration page (\"€10, cash or "
+                                        "card\"); null or empty: none."})]
+
+
 class EventSettings(Body):
     """Every setting of an event; only the fields sent are read (PATCH changes only those)."""
     what: ClassVar[str] = "event"
@@ -361,9 +369,7 @@ class EventSettings(Body):
     player_cap: whole(PLAYER_CAP, _l("The player cap"), "The most players who hold a place; more registrations join "
                       "the waitlist in order and move up when a place frees (a drop before round 1, a higher cap). "
                       "null: no cap. Lower than the players holding a place now: refused (409).", null=True) = None
-    entry_fee: line(ENTRY_FEE_LENGTH, _l("The entry fee"), null=True,
-                    description="A note shown at the desk and on the registration page (\"€10, cash or card\"); "
-                                "null: none.") = None
+    entry_fee: EntryFee = None
     variant: choice(VARIANTS, _l("The variant"), "The event's game variant; the table tracker starts games in it "
                     "unless told otherwise.") = None
     archenemy_win_points: whole(POINTS, _l("Archenemy win points"), "Archenemy games: the archenemy's points when "
