@@ -437,9 +437,7 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
         late = False
     if not isinstance(late, bool):
         problems.add(number, "\"late\" must be true or false.", name=who)
-    waitlisted = raw.get("waitlisted", False)
-    if waitlisted is None:
-        waitlisted = False
+    waitlisted = raw.get("waitlisted") or False
     if not isinstance(waitlisted, bool):
         problems.add(number, "\"waitlisted\" must be true or false.", name=who)
     times = {}

@@ -260,6 +260,21 @@ def registration_by_code(code) -> Registration:
     return reg
 
 
+def _unused_access_code() -> str:
+    code = new_access_code()
+    while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
+        code = new_access_code()
+    return code
+
+
+def _new_registration_waits(event: Event, user: User | None) -> bool:
+    """Whether a new registration joins the waitlist; a player (not staff) is refused once it is full."""
+    waits = joins_waitlist(event)
+    if waits and user is None:
+        _refuse_full_waitlist(event)
+    return waits
+
+
 def get_registration(event: Event, registration_id) -> Registration:
     reg = db.session.get(Registration, registration_id) if valid_id(registration_id) else None
     if reg is None or reg.event_id != event.id:
@@ -311,14 +326,9 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                       status=409, field="player_id")
     if user is None:
         throttle.spend("registration_address", throttle.client_address())
-    code = new_access_code()
-    while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
-        code = new_access_code()
-    waitlisted = joins_waitlist(event)
-    if waitlisted and user is None:
-        _refuse_full_waitlist(event)
+    waitlisted = _new_registration_waits(event, user)
     reg = Registration(event_id=event.id, name=name, search_key=name_key(name), contact=contact,
-                       player_id=player_id, access_code=code, late=late, declared_bracket=bracket,
+                       player_id=player_id, access_code=_unused_access_code(), late=late, declared_bracket=bracket,
                        waitlisted=waitlisted)
     db.session.add(reg)
     db.session.flush()
