@@ -266,3 +266,14 @@ def test_suggestion_counts_checked_in_players_and_before_that_registered_ones(db
         ops.check_in(reg, judge)
     found = ops.structure_suggestion(event)
     assert (found["basis"], found["players"], found["rounds"], found["top_cut"]) == ("checked_in", 20, 3, 4)
+
+
+def test_standings_leave_out_the_waitlist(db, capped, judge):
+    event, (anna, ben, cyril, dana, emil) = capped
+    for reg in (anna, ben, cyril):
+        ops.check_in(reg, judge)
+    rnd = rounds.pair_next_round(event, judge, seed=1, override_decks=True)
+    rounds.publish_round(rnd, judge)
+    db.session.commit()
+    listed = {row.name for row in rounds.standings(event)}
+    assert {"Anna", "Ben", "Cyril"} <= listed and not {"Dana", "Emil"} & listed
