@@ -140,6 +140,11 @@ def test_settings_page_shows_the_suggestion_and_refuses_bad_caps(client, db, mak
     db.session.commit()
     page = client.get(f"/events/{event.id}/edit").get_data(as_text=True)
     assert "Suggested for 20 checked-in players: 3 Swiss rounds, top cut 4." in page
+    assert 'name="planned_rounds" type="number" value="">' in page and '<option value="4">Top 4' in page
+    filled = client.get(f"/events/{event.id}/edit?suggested=1").get_data(as_text=True)
+    assert 'name="planned_rounds" type="number" value="3">' in filled and '<option selected value="4">Top 4' in filled
+    db.session.expire_all()
+    assert event.planned_rounds is None and event.top_cut == 0          # filled in, not saved
     form = {"name": "Big Saturday", "ruleset": "edh-2010", "mode": "pods", "pod_size": 4, "swap_seconds": 180,
             "scoring_profile": "democratic", "round_minutes": 90, "timezone": "UTC", "paper_size": "A4",
             "status": "registration", "variant": "none", "archenemy_win_points": 3, "team_win_points": 1,

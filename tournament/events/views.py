@@ -193,6 +193,9 @@ def new_event(rh):
 def edit_event(rh):
     if request.method == "GET":
         rh.form.fill(rh.event)
+        suggestion = ops.structure_suggestion(rh.event) if request.args.get("suggested") == "1" else None
+        if suggestion:          # filled in, not saved: the organizer reviews and saves
+            rh.form.planned_rounds.data, rh.form.top_cut.data = suggestion["rounds"], suggestion["top_cut"]
         return _event_form_page(rh)
     ops.update_event(rh.event, rh.user, rh.form.settings())
     flash(_("Settings saved."))
