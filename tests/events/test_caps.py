@@ -277,3 +277,15 @@ def test_standings_leave_out_the_waitlist(db, capped, judge):
     db.session.commit()
     listed = {row.name for row in rounds.standings(event)}
     assert {"Anna", "Ben", "Cyril"} <= listed and not {"Dana", "Emil"} & listed
+
+
+def test_a_pod_event_cannot_take_mtr_scoring(db, make_event, organizer):
+    """Found by the API fuzzer: a duel event changed to pods kept MTR scoring; finishing it then failed (500)."""
+    duel = make_event(mode="duel")
+    with pytest.raises(Refused) as refused:
+        ops.update_event(duel, organizer, {"mode": "pods"})
+    assert refused.value.field == "scoring_profile" and "MTR scoring is for 1v1 events" in refused.value.message
+    db.session.rollback()
+    ops.update_event(duel, organizer, {"mode": "pods", "scoring_profile": "cedh"})
+    with pytest.raises(Refused):
+        ops.create_event(organizer, {"name": "X", "ruleset": "edh-2010", "scoring_profile": "mtr"})

@@ -151,6 +151,7 @@ def create_event(organizer: User, data: dict) -> Event:
         fields["prize_conditions"] = [{k: c[k] for k in ("id", "name", "kind")} for c in default_prize_conditions()]
     fields.setdefault("timezone", machine_zone())
     _top_cut_fits(fields.get("mode", "pods"), fields.get("top_cut", 0))
+    _profile_fits(fields.get("mode", "pods"), fields.get("scoring_profile", "democratic"))
     event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()
@@ -164,6 +165,8 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     changed_fields = sorted(k for k, v in fields.items() if not _same_setting(getattr(event, k), v))
     if {"mode", "top_cut"} & set(changed_fields):      # an older event's top cut does not block other settings
         _top_cut_fits(fields.get("mode", event.mode), fields.get("top_cut", event.top_cut or 0))
+    if {"mode", "scoring_profile"} & set(changed_fields):
+        _profile_fits(fields.get("mode", event.mode), fields.get("scoring_profile", event.scoring_profile))
     if "player_cap" in changed_fields:
         _check_new_cap(event, fields["player_cap"])
     for key in changed_fields:
@@ -176,6 +179,14 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     if "status" in changed_fields:
         signals.event_status_changed.send(event, actor=actor_name(user))      # a series follows (same transaction)
     return event
+
+
+def _profile_fits(mode: str, profile: str) -> None:
+    """MTR scoring ranks 1v1 matches; pod standings cannot be made from it (found by the API fuzzer: a duel
+    event changed to pods kept it, and finishing the event then failed)."""
+    if mode == "pods" and profile == "mtr":
+        raise Refused(_("MTR scoring is for 1v1 events: choose democratic, survival or cEDH scoring for pods."),
+                      field="scoring_profile")
 
 
 def _top_cut_fits(mode: str, top_cut: int) -> None:
