@@ -289,3 +289,15 @@ def test_a_pod_event_cannot_take_mtr_scoring(db, make_event, organizer):
     ops.update_event(duel, organizer, {"mode": "pods", "scoring_profile": "cedh"})
     with pytest.raises(Refused):
         ops.create_event(organizer, {"name": "X", "ruleset": "edh-2010", "scoring_profile": "mtr"})
+
+
+def test_pairing_a_cut_the_settings_do_not_have_is_a_conflict(db, make_round, judge):
+    """Found by the API fuzzer: the request has no body, so its refusal is the event's state (409), not 400."""
+    event, rnd, _regs = make_round(players=8, mode="duel", name="Duel")
+    for table in rnd.tables:
+        first = table.seats[0].registration_id
+        rounds.report_duel_games(table, [first, first], user=judge)
+    rounds.finish_round(rnd, judge, accept_unconfirmed=True)
+    with pytest.raises(Refused) as refused:
+        rounds.pair_top_cut_round(event, judge)
+    assert refused.value.status == 409 and refused.value.field == "top_cut"
