@@ -113,20 +113,25 @@
     who.appendChild(el("span", "badge " + badgeKind, deckText));
     if (r.bracket_flag) who.appendChild(el("span", "badge warn", r.bracket_flag));
     if (r.late) who.appendChild(el("span", "badge none", tr("late")));
+    if (r.waitlist_text) who.appendChild(el("span", "badge warn waitlist", r.waitlist_text));
+    if (r.paid_text) who.appendChild(el("span", "badge " + (r.paid ? "ok" : "none") + " paid", r.paid_text));
     who.appendChild(el("span", "state", tr(r.dropped ? "dropped" : (r.checked_in ? "checked_in" : "not_checked_in"))));
     li.appendChild(who);
 
     var buttons = el("div", "buttons");
     if (!r.dropped) {
-      buttons.appendChild(r.checked_in
-        ? actionForm(r, "checkin/undo", tr("undo_check_in"), "big")
-        : actionForm(r, "checkin", tr("check_in"), "big primary"));
+      if (!r.waitlisted) {
+        buttons.appendChild(r.checked_in
+          ? actionForm(r, "checkin/undo", tr("undo_check_in"), "big")
+          : actionForm(r, "checkin", tr("check_in"), "big primary"));
+      }
       var dropForm = actionForm(r, "drop", tr("drop"), "big danger");
       dropForm.setAttribute("data-confirm", tr("confirm_drop", {name: r.name}));
       buttons.appendChild(dropForm);
     } else {
       buttons.appendChild(actionForm(r, "drop/undo", tr("undrop"), "big"));
     }
+    if (r.paid_button) buttons.appendChild(actionForm(r, r.paid ? "paid/undo" : "paid", r.paid_button, "big paid-toggle"));
     [[r.receipt_url, "button receipt-link", "receipt"], [r.manage_url, "button manage-link", "rename_or_code"]]
       .forEach(function (link) {
         if (!link[0]) return;

@@ -505,7 +505,7 @@ def test_desk_search_returns_counters_and_deck_status(api, event, make_player, t
     make_player(event, "Missing Mia")
     body = api.get(f"/events/{event.id}/registrations", token=token).get_json()
     assert body["counters"] == {"registered": 3, "checked_in": 0, "dropped": 0, "legal_decks": 1,
-                                "illegal_decks": 1, "missing_decks": 1}
+                                "illegal_decks": 1, "missing_decks": 1, "waitlisted": 0, "paid": 0}
     assert {r["name"]: r["deck_status"] for r in body["registrations"]} == {
         "Legal Lena": "legal", "Illegal Ivo": "illegal", "Missing Mia": "missing"}
     assert body["event_id"] == event.id and body["query"] == ""

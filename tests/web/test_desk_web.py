@@ -143,7 +143,9 @@ def test_search_endpoint_returns_json(client, players, organizer, login):
     row = client.get(f"/events/{event.id}/desk/search?q=JP-1").json["results"][0]
     assert row == {"id": regs["yamada"].id, "name": "山田太郎", "access_code": regs["yamada"].access_code,
                    "player_id": "JP-1", "checked_in": False, "dropped": False, "deck_status": "legal",
-                   "deck_errors": 0, "late": False, "notes": "", "bracket_flag": "",
+                   "deck_errors": 0, "late": False, "notes": "", "bracket_flag": "", "paid": False,
+                   "waitlisted": False, "waitlist_place": None, "waitlist_text": "", "paid_text": "not paid",
+                   "paid_button": "Mark paid",
                    "receipt_url": f"/p/{regs['yamada'].access_code}/receipt",
                    "manage_url": f"/events/{event.id}/registrations/{regs['yamada'].id}"}
 

@@ -34,6 +34,8 @@ class Counters(Out):
     legal_decks: Count
     illegal_decks: Count
     missing_decks: Count
+    waitlisted: Count = Field(description="Players on the waitlist (not counted above).")
+    paid: Count = Field(description="Players holding a place whom the desk marked as paid.")
 
 
 def _required(field: FieldInfo) -> FieldInfo:
@@ -43,12 +45,26 @@ def _required(field: FieldInfo) -> FieldInfo:
     return shown
 
 
+class StructureSuggestion(Out):
+    """A row of tournament/data/rounds_by_attendance.json (pods: the cEDH table; 1v1: MTR Appendix E)."""
+    basis: Literal["checked_in", "registered"] = Field(description="Counted from the players checked in; before "
+                                                                   "anyone is, from those holding a place.")
+    players: Count
+    rounds: int = Field(ge=1)
+    top_cut: Count
+    table_row: list[int | None] = Field(description="The row's smallest and largest attendance (null: no limit).")
+    source: str
+
+
 # An event as answered: every setting as EventSettings declares it (required: all are shown), and what is stored.
 Event = create_model(
     "Event", __base__=Out,
     id=(int, ...),
     **{name: (field.annotation, _required(field)) for name, field in EventSettings.model_fields.items()},
     decklists_locked=(bool, Field(description="Past the deadline: only staff may change lists.")),
+    suggested_structure=(StructureSuggestion | None, Field(
+        description="The Swiss rounds and top cut suggested for the attendance (the organizer decides: "
+                    "planned_rounds, top_cut); null before anyone registered.")),
     created_at=(datetime, ...),
     counters=(Counters | None, Field(None, description="Only for staff who run the event.")),
 )
@@ -123,6 +139,11 @@ class _Registration(Out):
     dropped: bool
     dropped_at: datetime | None
     deck_status: Literal["missing", "legal", "illegal"]
+    waitlisted: bool = Field(description="On the waitlist: no place yet, not paired, cannot check in.")
+    waitlist_place: int | None = Field(description="1 for the first player waiting; null when not waiting.")
+    promoted_at: datetime | None = Field(description="When the player moved up from the waitlist to a place.")
+    paid: bool = Field(description="The desk marked the entry fee paid.")
+    paid_at: datetime | None
     created_at: datetime
 
 

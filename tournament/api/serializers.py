@@ -6,7 +6,7 @@ from datetime import date, datetime, timezone
 from flask import current_app
 
 from ..events.models import Decklist, Event, Registration
-from ..events.operations import deadline_passed, public_base
+from ..events.operations import deadline_passed, public_base, structure_suggestion, waitlist_place
 from ..web import links
 
 # The web page a player's link opens (their receipt's QR code); "page" is null
@@ -65,6 +65,9 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "end_of_round": event.end_of_round or "finish_turn",
         "end_of_round_turns": event.end_of_round_turns,
         "intentional_draws": event.intentional_draws is not False,
+        "player_cap": event.player_cap,
+        "entry_fee": event.entry_fee or None,
+        "suggested_structure": structure_suggestion(event),
         "created_at": iso_datetime(event.created_at),
     }
     if counters is not None:
@@ -134,6 +137,11 @@ def registration_summary(reg: Registration) -> dict:
         "dropped_at": iso_datetime(reg.dropped_at),
         "notes": reg.notes or "",
         "deck_status": reg.deck_status,
+        "waitlisted": bool(reg.waitlisted),
+        "waitlist_place": waitlist_place(reg),
+        "promoted_at": iso_datetime(reg.promoted_at),
+        "paid": reg.paid_at is not None,
+        "paid_at": iso_datetime(reg.paid_at),
         "created_at": iso_datetime(reg.created_at),
     }
 

@@ -145,7 +145,7 @@ def event_get(rh):
 
 @bp.patch(EVENT)
 @operation("events_update", "Change an event's settings (its organizer).", tags=["events"], load=STAFF_EVENT,
-           policy=loading.organizers, body=EventUpdate, response=out.Event, errors=f"{BODY_ERRORS} 401 403 404",
+           policy=loading.organizers, body=EventUpdate, response=out.Event, errors=f"{BODY_ERRORS} 401 403 404 409",
            description=TOP_CUT_RULE + " Only the fields sent change.", example={"venue": "Game Store", "pod_size": 5})
 def event_update(rh):
     ops.update_event(rh.event, rh.staff, json_body())      # as sent: prize conditions named again keep their ids
@@ -183,7 +183,10 @@ def registrations_search(rh):
            response=out.PlayerRegistration, status=201, errors=f"{BODY_ERRORS} 401 403 404 409 429", public=True,
            example={"name": "山田太郎", "player_id": "1234"},
            description="No token: self-registration while the event's status is `registration`. With a staff "
-                       "token: also late entries once the event is running.",
+                       "token: also late entries once the event is running. When the event's player cap is "
+                       "reached (or others already wait) the player joins the waitlist: `waitlisted` is true and "
+                       "`waitlist_place` says where (201 all the same). Self-registration is refused (409) once "
+                       "as many wait as the cap allows places; the desk can still add players.",
            links={'registrations_get': {'registration_id': '$response.body#/id'}, 'registrations_checkin': {'registration_id': '$response.body#/id'}, 'registrations_drop': {'registration_id': '$response.body#/id'}, 'players_get': {'code': '$response.body#/access_code'}, 'players_round': {'code': '$response.body#/access_code'}})
 def registrations_create(rh):
     data = json_body()
@@ -212,13 +215,19 @@ def _desk_change(operation_id: str, summary: str, change, undo: bool, errors: st
 
 
 bp.add_url_rule(f"{REGISTRATION}/checkin", "registration_checkin", methods=["POST"], view_func=_desk_change(
-    "registrations_checkin", "Check the player in (409 when dropped).", ops.check_in, False, "401 403 404 409"))
+    "registrations_checkin", "Check the player in (409 when dropped or on the waitlist).", ops.check_in, False, "401 403 404 409"))
 bp.add_url_rule(f"{REGISTRATION}/checkin", "registration_checkin_undo", methods=["DELETE"], view_func=_desk_change(
     "registrations_checkinUndo", "Undo the check-in.", ops.check_in, True))
 bp.add_url_rule(f"{REGISTRATION}/drop", "registration_drop", methods=["POST"], view_func=_desk_change(
-    "registrations_drop", "Drop the player.", ops.drop, False))
+    "registrations_drop", "Drop the player. Before round 1 the first player on the waitlist takes the place.", ops.drop,
+    False))
 bp.add_url_rule(f"{REGISTRATION}/drop", "registration_drop_undo", methods=["DELETE"], view_func=_desk_change(
-    "registrations_dropUndo", "Undrop the player.", ops.drop, True))
+    "registrations_dropUndo", "Undrop the player (409 when the player cap is reached).", ops.drop, True,
+    "401 403 404 409"))
+bp.add_url_rule(f"{REGISTRATION}/paid", "registration_paid", methods=["POST"], view_func=_desk_change(
+    "registrations_paid", "Mark the entry fee paid (logged).", ops.mark_paid, False))
+bp.add_url_rule(f"{REGISTRATION}/paid", "registration_paid_undo", methods=["DELETE"], view_func=_desk_change(
+    "registrations_paidUndo", "Mark the entry fee not paid (logged).", ops.mark_paid, True))
 
 
 @bp.put(f"{REGISTRATION}/notes")

@@ -42,6 +42,10 @@ ACTIONS = {
     "drop": (N_("Drops"), N_("dropped %(player)s")),
     "drop.undo": (N_("Drops"), N_("brought %(player)s back into the event")),
     "notes": (N_("Notes"), N_("wrote notes on %(player)s")),
+    "waitlist.join": (N_("Waitlist"), N_("put %(player)s on the waitlist as number %(place)s")),
+    "waitlist.promote": (N_("Waitlist"), N_("gave %(player)s a place from the waitlist")),
+    "paid": (N_("Payments"), N_("marked %(player)s as paid")),
+    "paid.undo": (N_("Payments"), N_("marked %(player)s as not paid")),
     "round.pair": (N_("Pairings"), N_("paired round %(round)s")),
     "round.pair.unready_decks": (N_("Pairings"),
                                  N_("seated players without a legal deck in round %(round)s: %(players)s")),
@@ -131,6 +135,8 @@ SETTING_WORDS = {
     "end_of_round_turns": lazy_pgettext("event setting", "end of round turns"),
     "intentional_draws": lazy_pgettext("event setting", "intentional draws"),
     "language": lazy_pgettext("event setting", "language"),
+    "player_cap": lazy_pgettext("event setting", "player cap"),
+    "entry_fee": lazy_pgettext("event setting", "entry fee"),
 }
 
 # Who did it: the actor's name with its role and where the entry came from, as one phrase each.

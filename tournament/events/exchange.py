@@ -58,7 +58,7 @@ HEADER_ALIASES = {
 _ALIAS_TO_FIELD = {alias: f for f, aliases in HEADER_ALIASES.items() for alias in aliases}
 
 EXPORT_CSV_COLUMNS = ("name", "contact", "player_id", "access_code", "checked_in", "dropped", "late",
-                      "deck_status", "commanders", "decklist")
+                      "waitlisted", "paid", "deck_status", "commanders", "decklist")
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _DELIMITERS = (",", ";", "\t")

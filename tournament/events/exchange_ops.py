@@ -32,7 +32,7 @@ from .audit import IMPORTED
 from .models import AuditEntry, Decklist, Event, Registration
 from .operations import (ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, EVENT_FIELDS, actor_name, clean_event_fields,
                          clean_text, create_event, log, new_access_code, normalise_code, require_staff,
-                         submit_decklist)
+                         submit_decklist, free_places, waitlist_place)
 
 MAX_SUBMISSIONS_PER_PLAYER = 100
 WEB_IMPORT_DECKLISTS = 1_000       # re-checked inside one web request (about a second each hundred)
@@ -153,14 +153,22 @@ def import_players(event: Event, user: User | None, data: bytes, dry_run: bool =
     late = event.status == "running"
     actor = actor_name(user)
     codes = _fresh_codes(len(cleaned), set())
+    free = free_places(event)           # past the player cap, the file's next rows join the waitlist in order
     registrations = [Registration(event_id=event.id, name=v["name"], search_key=name_key(v["name"]),
-                                  contact=v["contact"], player_id=v["player_id"] or None, access_code=code, late=late)
-                     for v, code in zip(cleaned, codes)]
+                                  contact=v["contact"], player_id=v["player_id"] or None, access_code=code, late=late,
+                                  waitlisted=free is not None and i >= free)
+                     for i, (v, code) in enumerate(zip(cleaned, codes))]
     db.session.add_all(registrations)
     db.session.flush()
     db.session.add_all([AuditEntry(event_id=event.id, actor=actor, action="registration.create",
                                    details={"registration": r.id, "name": r.name, "late": late})
                         for r in registrations])
+    waiting = [r for r in registrations if r.waitlisted]
+    if waiting:
+        first = waitlist_place(waiting[0])
+        db.session.add_all([AuditEntry(event_id=event.id, actor=actor, action="waitlist.join",
+                                       details={"registration": r.id, "place": first + i})
+                            for i, r in enumerate(waiting)])
     for reg, values in zip(registrations, cleaned):
         if values["decklist"]:
             submit_decklist(reg, values["decklist"].encode("utf-8"), user=user)
@@ -220,6 +228,9 @@ def event_document(event: Event, exported_by: str) -> dict:
             "checked_in_at": iso(reg.checked_in_at),
             "dropped_at": iso(reg.dropped_at),
             "notes": reg.notes,
+            "waitlisted": bool(reg.waitlisted),
+            "promoted_at": iso(reg.promoted_at),
+            "paid_at": iso(reg.paid_at),
             "created_at": iso(reg.created_at),
             "deck_status": reg.deck_status,
             "current_decklist": reg.deck_id,
@@ -264,7 +275,8 @@ def player_rows(event: Event) -> list[dict]:
         rows.append({
             "name": reg.name, "contact": reg.contact, "player_id": reg.player_id or "",
             "access_code": reg.access_code, "checked_in": reg.checked_in_at is not None,
-            "dropped": reg.dropped_at is not None, "late": reg.late, "deck_status": reg.deck_status,
+            "dropped": reg.dropped_at is not None, "late": reg.late, "waitlisted": bool(reg.waitlisted),
+            "paid": reg.paid_at is not None, "deck_status": reg.deck_status,
             "commanders": (deck.result or {}).get("commanders", []) if deck else [],
             "decklist": deck.text if deck else "",
         })
@@ -317,6 +329,9 @@ class _Player:
     submissions: list[_Submission]
     current: int | None            # index into submissions
     declared_bracket: int | None = None
+    waitlisted: bool = False
+    paid_at: datetime | None = None
+    promoted_at: datetime | None = None
 
 
 @dataclass
@@ -422,9 +437,13 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
         late = False
     if not isinstance(late, bool):
         problems.add(number, "\"late\" must be true or false.", name=who)
+    waitlisted = raw.get("waitlisted") or False
+    if not isinstance(waitlisted, bool):
+        problems.add(number, "\"waitlisted\" must be true or false.", name=who)
     times = {}
     for key, label in (("checked_in_at", "The check-in time"), ("dropped_at", "The drop time"),
-                       ("created_at", "The registration time")):
+                       ("created_at", "The registration time"), ("paid_at", "The payment time"),
+                       ("promoted_at", "The time off the waitlist")):
         try:
             times[key] = _timestamp(raw.get(key), label)
         except Refused as e:
@@ -449,7 +468,8 @@ def _read_player(raw, number: int, problems: _Problems, settings: dict, pool: Db
                    player_id=values["player_id"] or None, access_code=code, late=late,
                    checked_in_at=times["checked_in_at"], dropped_at=times["dropped_at"], notes=values["notes"],
                    created_at=times["created_at"] or utcnow(), submissions=submissions, current=current,
-                   declared_bracket=declared)
+                   declared_bracket=declared, waitlisted=waitlisted, paid_at=times["paid_at"],
+                   promoted_at=times["promoted_at"])
 
 
 def _declared_bracket(value) -> int | None:
@@ -672,7 +692,9 @@ def _store_players(event: Event, players: list[_Player]) -> tuple[list[Registrat
     registrations = [Registration(event_id=event.id, name=p.name, search_key=name_key(p.name), contact=p.contact,
                                   player_id=p.player_id, access_code=p.access_code, late=p.late,
                                   checked_in_at=p.checked_in_at, dropped_at=p.dropped_at, notes=p.notes,
-                                  created_at=p.created_at, declared_bracket=p.declared_bracket) for p in players]
+                                  created_at=p.created_at, declared_bracket=p.declared_bracket,
+                                  waitlisted=p.waitlisted, paid_at=p.paid_at, promoted_at=p.promoted_at)
+                     for p in players]
     db.session.add_all(registrations)
     db.session.flush()
     id_map = {}

@@ -46,6 +46,8 @@ class ExportEvent(Out):
     round_minutes: int
     top_cut: int
     prize_conditions: list[dict]
+    player_cap: Optional[int] = Field(description="The most players who held a place; null: no cap.")
+    entry_fee: Optional[str] = Field(description="The entry-fee note; null: none.")
 
 
 class ExportPlayer(Out):
@@ -55,6 +57,9 @@ class ExportPlayer(Out):
     color_identity: list[str]
     legal: Optional[bool] = Field(description="Whether the decklist is legal; null without one.")
     dropped: bool
+    waitlisted: bool = Field(description="Still on the waitlist: never had a place, never paired.")
+    paid: Optional[bool] = Field(description="The desk marked the entry fee paid; null for readers who are not "
+                                             "the event's staff.")
 
 
 class ExportSeat(Out):
@@ -172,10 +177,12 @@ def export_document(event, staff: bool) -> dict:
                   "status": event.status, "ruleset": event.ruleset, "mode": event.mode, "variant": event.variant,
                   "pod_size": event.pod_size, "scoring_profile": event.scoring_profile,
                   "round_minutes": event.round_minutes, "top_cut": event.top_cut or 0,
-                  "prize_conditions": list(event.prize_conditions or [])},
+                  "prize_conditions": list(event.prize_conditions or []), "player_cap": event.player_cap,
+                  "entry_fee": event.entry_fee or None},
         "players": [{"player_id": r.id, "name": r.name, "general": general(r.id),
                      "color_identity": decks.get(r.id, {}).get("color_identity", []),
-                     "legal": decks[r.id]["legal"] if r.id in decks else None, "dropped": r.dropped_at is not None}
+                     "legal": decks[r.id]["legal"] if r.id in decks else None, "dropped": r.dropped_at is not None,
+                     "waitlisted": bool(r.waitlisted), "paid": (r.paid_at is not None) if staff else None}
                     for r in sorted(event.registrations, key=lambda r: r.id)],
         "rounds": [{"number": rnd.number, "stage": rnd.stage, "status": rnd.status, "tables": [
             {"number": t.number, "kind": t.kind,

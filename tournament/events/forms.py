@@ -20,7 +20,7 @@ from ..scoring import default_prize_conditions
 from ..scoring.draws import end_of_round_procedures
 from ..i18n import LANGUAGES, data_text
 from ..timezones import local, machine_zone, valid_zone, zone_names
-from .models import MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
+from .models import ENTRY_FEE_LENGTH, MODES, PAPER_SIZES, SCORING_PROFILES, STATUSES, VARIANTS
 from .schemas import EVENT_SETTINGS, EventSettings, bounds, max_length
 
 POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_POINTS, SIDEBOARD_MINUTES = (
@@ -28,6 +28,7 @@ POD_SIZES, SWAP_SECONDS, ROUND_MINUTES, PLANNED_ROUNDS, BYE_POINTS, TURNS, WIN_P
                                              "bye_points", "end_of_round_turns", "archenemy_win_points",
                                              "sideboard_minutes"))
 NAME_LENGTH, VENUE_LENGTH = max_length(EventSettings, "name"), max_length(EventSettings, "venue")
+PLAYER_CAP = bounds(EventSettings, "player_cap")
 
 MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
 STATUS_LABELS = {"registration": _l("Registration open"), "running": _l("Running"), "finished": _l("Finished")}
@@ -45,6 +46,7 @@ PRIZE_WORDS = {v: k for k, v in PRIZE_KIND_WORDS.items()} | {k: k for k in PRIZE
 # tournament.events.schemas needs its sentence changed and translated, `scripts/translations.py update`).
 ROUNDS_MESSAGE = _l("The number of rounds must be a whole number from 1 to 30, or empty to decide as you go.")
 BYE_MESSAGE = _l("Points for a bye must be a whole number from 0 to 100, or empty for the scoring profile's.")
+CAP_MESSAGE = _l("The player cap must be a whole number from 1 to 50000, or empty for no cap.")
 MAX_DECKLIST_CHARS = 1_000_000
 DECKLIST_TOO_LONG = _l("The decklist is too long; the limit is 1 MB. Paste only the deck.")
 
@@ -142,6 +144,9 @@ class EventForm(Form):
     planned_rounds = IntegerField(_l("Number of rounds"), validators=[Optional(), NumberRange(*PLANNED_ROUNDS, ROUNDS_MESSAGE)],
                                   invalid_value_message=ROUNDS_MESSAGE)
     paper_size = ChoiceField(_l("Paper size"), choices=options((p, p) for p in PAPER_SIZES))
+    player_cap = IntegerField(_l("Player cap"), validators=[Optional(), NumberRange(*PLAYER_CAP, CAP_MESSAGE)],
+                              invalid_value_message=CAP_MESSAGE)
+    entry_fee = text(_l("Entry fee"), ENTRY_FEE_LENGTH, _l("The entry fee may be at most 200 characters."))
     status = ChoiceField(_l("Status"), choices=options((s, STATUS_LABELS[s]) for s in STATUSES),
                          default="registration")
     variant = ChoiceField(_l("Variant"), choices=options((v, VARIANT_LABELS[v]) for v in VARIANTS), default="none")
@@ -174,8 +179,8 @@ class EventForm(Form):
     # what the page's inputs say (min, max, maxlength): the settings' declared bounds
     BOUNDS = {name: bounds(EventSettings, name) for name in (
         "pod_size", "swap_seconds", "round_minutes", "planned_rounds", "end_of_round_turns", "bye_points",
-        "archenemy_win_points", "team_win_points", "sideboard_minutes")}
-    MAX_LENGTH = {"name": NAME_LENGTH, "venue": VENUE_LENGTH}
+        "archenemy_win_points", "team_win_points", "sideboard_minutes", "player_cap")}
+    MAX_LENGTH = {"name": NAME_LENGTH, "venue": VENUE_LENGTH, "entry_fee": ENTRY_FEE_LENGTH}
 
     def __init__(self, *args, new: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -217,6 +222,7 @@ class EventForm(Form):
         """The settings as plain values for create_event / update_event."""
         data = {name: getattr(self, name).data for name in SETTINGS}
         data["venue"] = data["venue"] or ""
+        data["entry_fee"] = data["entry_fee"] or None
         data["banlist_add"] = (data["banlist_add"] or "").splitlines()
         data["banlist_remove"] = (data["banlist_remove"] or "").splitlines()
         data["prize_conditions"] = prize_lines(data["prize_conditions"] or "")

@@ -19,6 +19,8 @@ SIDEBOARD_MINUTES = (1, 60)          # 1v1: sideboarding between games closes af
 ROUND_MINUTES = (10, 600)
 PLANNED_ROUNDS = (1, 30)
 BYE_POINTS = (0, 100)
+PLAYER_CAP = (1, 50_000)            # players who hold a place; NULL: no cap
+ENTRY_FEE_LENGTH = 200
 EVENT_NAME_LENGTH = 200
 VENUE_LENGTH = 200
 TRACKER_VARIANTS = {"none": "normal", "archenemy": "archenemy", "supervillain_rumble": "rumble"}  # event -> tracker
@@ -69,6 +71,8 @@ class Event(db.Model):
                           index=True)                                           # a league this event counts in
     standings_seed = sa.Column(sa.BigInteger, nullable=False, default=0)           # the last tiebreaker's order
     public_url = sa.Column(sa.String(200), nullable=True)     # the address phones open (print page); NULL: detected
+    player_cap = sa.Column(sa.Integer, nullable=True)            # places; more players join the waitlist; NULL: none
+    entry_fee = sa.Column(sa.String(ENTRY_FEE_LENGTH), nullable=True)   # a note for the desk ("€10, cash or card")
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
 
     organizer = db.relationship("User")
@@ -85,6 +89,8 @@ class Event(db.Model):
         sa.CheckConstraint(f"swap_seconds >= {SWAP_SECONDS[0]}", name="swap_seconds"),
         sa.CheckConstraint(f"sideboard_minutes between {SIDEBOARD_MINUTES[0]} and {SIDEBOARD_MINUTES[1]}",
                            name="sideboard_minutes"),
+        sa.CheckConstraint(f"player_cap is null or player_cap between {PLAYER_CAP[0]} and {PLAYER_CAP[1]}",
+                           name="player_cap"),
     )
 
 
@@ -127,6 +133,9 @@ class Registration(db.Model):
     dropped_at = sa.Column(sa.DateTime(timezone=True), nullable=True)
     notes = sa.Column(sa.Text, nullable=False, default="")
     declared_bracket = sa.Column(sa.Integer, nullable=True)       # the bracket the player says the deck is
+    waitlisted = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())  # no place yet
+    promoted_at = sa.Column(sa.DateTime(timezone=True), nullable=True)   # left the waitlist for a place
+    paid_at = sa.Column(sa.DateTime(timezone=True), nullable=True)       # the desk marked the entry fee paid
     created_at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
     deck_id = sa.Column(sa.Integer, sa.ForeignKey("decklist.id", use_alter=True, ondelete="SET NULL"), nullable=True)
 
@@ -136,6 +145,7 @@ class Registration(db.Model):
     __table_args__ = (
         sa.UniqueConstraint("event_id", "player_id", name="uq_registration_event_player"),
         sa.Index("ix_registration_event_name", "event_id", "name"),
+        sa.Index("ix_registration_event_waitlisted", "event_id", "waitlisted"),
     )
 
     @property

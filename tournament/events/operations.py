@@ -31,6 +31,7 @@ from .schemas import (DUEL_CUTS, EVENT_SETTINGS, TOP_CUTS, EventCreate, EventUpd
                       clean_text)
 from .models import STAFF_ROLES, AuditEntry, Decklist, Event, EventStaff, Registration
 from .names import lookalike
+from .structure import source, suggest
 
 ACCESS_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH = 8
@@ -151,6 +152,7 @@ def create_event(organizer: User, data: dict) -> Event:
         fields["prize_conditions"] = [{k: c[k] for k in ("id", "name", "kind")} for c in default_prize_conditions()]
     fields.setdefault("timezone", machine_zone())
     _top_cut_fits(fields.get("mode", "pods"), fields.get("top_cut", 0))
+    _profile_fits(fields.get("mode", "pods"), fields.get("scoring_profile", "democratic"))
     event = Event(organizer_id=organizer.id, standings_seed=secrets.randbits(62), **fields)
     db.session.add(event)
     db.session.flush()
@@ -164,14 +166,28 @@ def update_event(event: Event, user: User, data: dict) -> Event:
     changed_fields = sorted(k for k, v in fields.items() if not _same_setting(getattr(event, k), v))
     if {"mode", "top_cut"} & set(changed_fields):      # an older event's top cut does not block other settings
         _top_cut_fits(fields.get("mode", event.mode), fields.get("top_cut", event.top_cut or 0))
+    if {"mode", "scoring_profile"} & set(changed_fields):
+        _profile_fits(fields.get("mode", event.mode), fields.get("scoring_profile", event.scoring_profile))
+    if "player_cap" in changed_fields:
+        _check_new_cap(event, fields["player_cap"])
     for key in changed_fields:
         setattr(event, key, fields[key])
     db.session.flush()
     if changed_fields:
         log(event, actor_name(user), "event.update", fields=changed_fields)
+    if "player_cap" in changed_fields:
+        fill_places(event, actor_name(user), cap=event.player_cap)      # a higher cap (or none): the next ones in
     if "status" in changed_fields:
         signals.event_status_changed.send(event, actor=actor_name(user))      # a series follows (same transaction)
     return event
+
+
+def _profile_fits(mode: str, profile: str) -> None:
+    """MTR scoring ranks 1v1 matches; pod standings cannot be made from it (found by the API fuzzer: a duel
+    event changed to pods kept it, and finishing the event then failed)."""
+    if mode == "pods" and profile == "mtr":
+        raise Refused(_("MTR scoring is for 1v1 events: choose democratic, survival or cEDH scoring for pods."),
+                      field="scoring_profile")
 
 
 def _top_cut_fits(mode: str, top_cut: int) -> None:
@@ -256,6 +272,21 @@ def registration_by_code(code) -> Registration:
     return reg
 
 
+def _unused_access_code() -> str:
+    code = new_access_code()
+    while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
+        code = new_access_code()
+    return code
+
+
+def _new_registration_waits(event: Event, user: User | None) -> bool:
+    """Whether a new registration joins the waitlist; a player (not staff) is refused once it is full."""
+    waits = joins_waitlist(event)
+    if waits and user is None:
+        _refuse_full_waitlist(event)
+    return waits
+
+
 def get_registration(event: Event, registration_id) -> Registration:
     reg = db.session.get(Registration, registration_id) if valid_id(registration_id) else None
     if reg is None or reg.event_id != event.id:
@@ -308,15 +339,15 @@ def register_player(event: Event, data: dict, user: User | None = None, check_sa
                       status=409, field="player_id")
     if user is None:
         throttle.spend("registration_address", throttle.client_address())
-        throttle.spend("registration_event", event.id)
-    code = new_access_code()
-    while db.session.execute(sa.select(Registration.id).where(Registration.access_code == code)).first():
-        code = new_access_code()
+    waitlisted = _new_registration_waits(event, user)
     reg = Registration(event_id=event.id, name=name, search_key=name_key(name), contact=contact,
-                       player_id=player_id, access_code=code, late=late, declared_bracket=bracket)
+                       player_id=player_id, access_code=_unused_access_code(), late=late, declared_bracket=bracket,
+                       waitlisted=waitlisted)
     db.session.add(reg)
     db.session.flush()
     log(event, actor_name(user), "registration.create", registration=reg.id, name=name, late=late)
+    if waitlisted:
+        log(event, actor_name(user), "waitlist.join", registration=reg.id, place=waitlist_place(reg))
     decklist = data.get("decklist")
     if decklist not in (None, ""):
         if not isinstance(decklist, str):
@@ -401,11 +432,16 @@ def _locked(reg: Registration) -> Registration:
 
 
 def check_in(reg: Registration, user: User, undo: bool = False) -> Registration:
-    """Check a player in (or undo it). A second tap changes nothing and logs nothing."""
+    """Check a player in (or undo it). A second tap changes nothing and logs nothing. A player on the waitlist
+    has no place yet, so cannot check in (nor be paired)."""
     require_staff(user, reg.event)
     _locked(reg)
     if reg.dropped_at is not None and not undo:
         raise Refused(_("%(name)s has dropped; undrop them first.", name=reg.name), status=409)
+    if reg.waitlisted and not undo:
+        raise Refused(_("%(name)s is number %(place)s on the waitlist and has no place yet: they check in once a "
+                        "place frees up (a drop before round 1) or the organizer raises the player cap.",
+                        name=reg.name, place=waitlist_place(reg)), status=409)
     if (reg.checked_in_at is None) == undo:
         return reg
     reg.checked_in_at = None if undo else utcnow()
@@ -419,8 +455,12 @@ def drop(reg: Registration, user: User, undo: bool = False) -> Registration:
     _locked(reg)
     if (reg.dropped_at is None) == undo:
         return reg
+    if undo and not reg.waitlisted:
+        _refuse_undrop_over_cap(reg)
     reg.dropped_at = None if undo else utcnow()
     log(reg.event, actor_name(user), "drop.undo" if undo else "drop", registration=reg.id)
+    if not undo:
+        _place_freed(reg, actor_name(user))
     return reg
 
 
@@ -434,6 +474,7 @@ def drop_self(reg: Registration, confirmed: bool) -> Registration:
         raise Refused(_("You have already dropped from this event."), status=409)
     reg.dropped_at = utcnow()
     log(reg.event, f"player:{reg.id}", "drop", registration=reg.id, by="the player")
+    _place_freed(reg, f"player:{reg.id}")
     return reg
 
 
@@ -512,19 +553,162 @@ def set_notes(reg: Registration, user: User, notes) -> Registration:
 
 
 def event_counters(event: Event) -> dict:
+    """The desk's numbers. Players on the waitlist (without a place) count only as `waitlisted`."""
     R = Registration
+    placed = R.waitlisted.is_(False)
     row = db.session.execute(
         sa.select(
-            sa.func.count(R.id),
-            sa.func.count(R.checked_in_at),
-            sa.func.count(R.dropped_at),
-            sa.func.count(R.deck_id),
-            sa.func.count(Decklist.id).filter(Decklist.legal.is_(True)),
+            sa.func.count(R.id).filter(placed),
+            sa.func.count(R.checked_in_at).filter(placed),
+            sa.func.count(R.dropped_at).filter(placed),
+            sa.func.count(R.deck_id).filter(placed),
+            sa.func.count(Decklist.id).filter(placed, Decklist.legal.is_(True)),
+            sa.func.count(R.id).filter(R.waitlisted.is_(True), R.dropped_at.is_(None)),
+            sa.func.count(R.paid_at).filter(placed),
         ).select_from(R).outerjoin(Decklist, Decklist.id == R.deck_id).where(R.event_id == event.id)
     ).one()
-    total, checked_in, dropped, with_deck, legal = row
+    total, checked_in, dropped, with_deck, legal, waitlisted, paid = row
     return {"registered": total, "checked_in": checked_in, "dropped": dropped,
-            "legal_decks": legal, "illegal_decks": with_deck - legal, "missing_decks": total - with_deck}
+            "legal_decks": legal, "illegal_decks": with_deck - legal, "missing_decks": total - with_deck,
+            "waitlisted": waitlisted, "paid": paid}
+
+
+def mark_paid(reg: Registration, user: User, undo: bool = False) -> Registration:
+    """The desk marks the entry fee paid (or not). A second tap changes nothing and logs nothing."""
+    require_staff(user, reg.event)
+    _locked(reg)
+    if (reg.paid_at is None) == undo:
+        return reg
+    reg.paid_at = None if undo else utcnow()
+    log(reg.event, actor_name(user), "paid.undo" if undo else "paid", registration=reg.id)
+    return reg
+
+
+# ----------------------------------------------------------------- places: the player cap and its waitlist
+
+def _lock_places(event: Event) -> None:
+    """Who gets a place is decided one change at a time per event, until the commit, and the cap is read again
+    under the lock. PostgreSQL: the event's row, FOR NO KEY UPDATE (inserts that refer to the event are not held
+    up, and the commit's state version bump writes that row anyway); SQLite: the write request's lock does it."""
+    db.session.execute(sa.select(Event).where(Event.id == event.id).with_for_update(key_share=True)
+                       .execution_options(populate_existing=True)).scalar_one()
+
+
+def places_taken(event: Event) -> int:
+    """Players holding a place: registered, not on the waitlist, not dropped."""
+    R = Registration
+    return db.session.execute(sa.select(sa.func.count(R.id)).where(
+        R.event_id == event.id, R.waitlisted.is_(False), R.dropped_at.is_(None))).scalar()
+
+
+def places_left(event: Event) -> int | None:
+    """Places a new player could still take (0 also while others wait); None without a cap."""
+    if event.player_cap is None:
+        return None
+    if db.session.execute(_waiting(event).with_only_columns(Registration.id).limit(1)).first() is not None:
+        return 0
+    return max(0, event.player_cap - places_taken(event))
+
+
+def _waiting(event: Event):
+    R = Registration
+    return sa.select(R).where(R.event_id == event.id, R.waitlisted.is_(True), R.dropped_at.is_(None)).order_by(R.id)
+
+
+def free_places(event: Event) -> int | None:
+    """Places new registrations may take now (None: no cap), under the event's places lock until the commit:
+    none while others wait (first come, first served)."""
+    if event.player_cap is None:
+        return None
+    _lock_places(event)
+    if event.player_cap is None:
+        return None
+    return places_left(event)
+
+
+def joins_waitlist(event: Event) -> bool:
+    """A new registration waits when every place is taken, or when others already wait."""
+    return free_places(event) == 0
+
+
+def _refuse_full_waitlist(event: Event) -> None:
+    """Players put themselves on the waitlist up to as many as the cap (a cap of 64: 64 may wait); past that
+    only the desk adds players, so a flood of registrations cannot grow the list without end."""
+    waiting = db.session.execute(sa.select(sa.func.count()).select_from(_waiting(event).subquery())).scalar()
+    if waiting >= event.player_cap:
+        raise Refused(_("This event is full and %(count)s players are already on its waitlist. Ask at the desk.",
+                        count=waiting), status=409)
+
+
+def waitlist_place(reg: Registration) -> int | None:
+    """1 for the first player waiting; None without a place on the waitlist (holding a place, or dropped)."""
+    if not reg.waitlisted or reg.dropped_at is not None:
+        return None
+    R = Registration
+    return db.session.execute(sa.select(sa.func.count(R.id)).where(
+        R.event_id == reg.event_id, R.waitlisted.is_(True), R.dropped_at.is_(None), R.id <= reg.id)).scalar()
+
+
+def fill_places(event: Event, actor: str, **why) -> list[Registration]:
+    """Give the free places to the first players waiting, in order; each promotion is logged (the player's
+    page shows it at its next poll)."""
+    _lock_places(event)
+    if event.status == "finished":
+        return []
+    stmt = _waiting(event)
+    if event.player_cap is not None:
+        free = event.player_cap - places_taken(event)
+        if free <= 0:
+            return []
+        stmt = stmt.limit(free)
+    promoted = list(db.session.execute(stmt).scalars())
+    for reg in promoted:
+        reg.waitlisted = False
+        reg.promoted_at = utcnow()
+        log(event, actor, "waitlist.promote", registration=reg.id, **why)
+    return promoted
+
+
+def _place_freed(reg: Registration, actor: str) -> None:
+    """A player holding a place dropped: before round 1 the first player waiting takes it."""
+    if not reg.waitlisted and reg.event.status == "registration":
+        fill_places(reg.event, actor, after_drop=reg.id)
+
+
+def _refuse_undrop_over_cap(reg: Registration) -> None:
+    event = reg.event
+    if event.player_cap is None:
+        return
+    _lock_places(event)
+    if event.player_cap is not None and places_taken(event) >= event.player_cap:
+        raise Refused(_("Every place is taken (the player cap is %(cap)s), so %(name)s cannot come back: raise "
+                        "the player cap in the event's settings first.", cap=event.player_cap, name=reg.name),
+                      status=409)
+
+
+def _check_new_cap(event: Event, cap: int | None) -> None:
+    """A cap lower than the players holding a place now is refused: nobody loses a place they were given."""
+    _lock_places(event)
+    taken = places_taken(event)
+    if cap is not None and cap < taken:
+        raise Refused(_("%(count)s players hold a place already, so the player cap cannot be %(cap)s: set it to "
+                        "%(count)s or more, or drop players first.", count=taken, cap=cap),
+                      status=409, field="player_cap")
+
+
+def structure_suggestion(event: Event) -> dict | None:
+    """The rounds and top cut the table in tournament/data/rounds_by_attendance.json suggests for the players
+    checked in (before anyone is: for those holding a place). None before anyone registered."""
+    R = Registration
+    checked_in = db.session.execute(sa.select(sa.func.count(R.id)).where(
+        R.event_id == event.id, R.waitlisted.is_(False), R.dropped_at.is_(None),
+        R.checked_in_at.is_not(None))).scalar()
+    basis, players = ("checked_in", checked_in) if checked_in else ("registered", places_taken(event))
+    found = suggest(event.mode, players)
+    if found is None:
+        return None
+    return {"basis": basis, "players": players, "rounds": found.rounds, "top_cut": found.top_cut,
+            "table_row": [found.low, found.high], "source": source()}
 
 
 # ----------------------------------------------------------------- web helpers (events web pages)

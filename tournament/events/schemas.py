@@ -27,8 +27,9 @@ from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
 from . import names
-from .models import (BYE_POINTS, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, POD_SIZES, ROUND_MINUTES,
-                     SCORING_PROFILES, SIDEBOARD_MINUTES, STATUSES, SWAP_SECONDS, VARIANTS, VENUE_LENGTH)
+from .models import (BYE_POINTS, ENTRY_FEE_LENGTH, EVENT_NAME_LENGTH, MODES, PAPER_SIZES, PLANNED_ROUNDS, PLAYER_CAP,
+                     POD_SIZES, ROUND_MINUTES, SCORING_PROFILES, SIDEBOARD_MINUTES, STATUSES, SWAP_SECONDS, VARIANTS,
+                     VENUE_LENGTH)
 
 DUEL_CUTS = (4, 8)
 TOP_CUTS = (0, *sorted({*DUEL_CUTS, *POD_CUTS}))
@@ -315,6 +316,14 @@ Zone = Annotated[str, _checked(lambda v, f: _zone(v)), Field(
     json_schema_extra=lambda s: s.update(enum=list(zone_names())))]
 
 
+EntryFee = Annotated[str | None, _checked(lambda v, f: clean_text(v, f, str(_l("The entry fee")), ENTRY_FEE_LENGTH)
+                                          or None),
+                     WithJsonSchema({
+                         "type": ["string", "null"], "maxLength": ENTRY_FEE_LENGTH, "pattern": LINE,
+                         "description": "A note shown at the desk and on the registration page (\"€10, cash or "
+                                        "card\"); null or empty: none."})]
+
+
 class EventSettings(Body):
     """Every setting of an event; only the fields sent are read (PATCH changes only those)."""
     what: ClassVar[str] = "event"
@@ -359,6 +368,10 @@ class EventSettings(Body):
     timezone: Zone = None
     planned_rounds: whole(PLANNED_ROUNDS, _l("The number of rounds"),
                           "Shown as \"round 2 of 5\"; null: decided as it goes.", null=True) = None
+    player_cap: whole(PLAYER_CAP, _l("The player cap"), "The most players who hold a place; more registrations join "
+                      "the waitlist in order and move up when a place frees (a drop before round 1, a higher cap). "
+                      "null: no cap. Lower than the players holding a place now: refused (409).", null=True) = None
+    entry_fee: EntryFee = None
     variant: choice(VARIANTS, _l("The variant"), "The event's game variant; the table tracker starts games in it "
                     "unless told otherwise (the archenemy and each scheme deck are given at the table: "
                     "tracker_start).") = None

@@ -85,10 +85,16 @@ def desk_query() -> str:
 
 
 def desk_row(reg, deck: dict) -> dict:
+    place = ops.waitlist_place(reg)
     return {"id": reg.id, "name": reg.name, "access_code": reg.access_code, "player_id": reg.player_id,
             "checked_in": reg.checked_in_at is not None, "dropped": reg.dropped_at is not None,
             "deck_status": deck["status"], "deck_errors": deck["errors"], "late": bool(reg.late),
             "notes": reg.notes or "", "bracket_flag": bracket_flag(reg.declared_bracket, deck.get("bracket")),
+            "paid": reg.paid_at is not None, "waitlisted": bool(reg.waitlisted), "waitlist_place": place,
+            # desk.js shows these words as they are (the page's language)
+            "waitlist_text": _("waitlist · number %(place)s", place=place) if place else "",
+            "paid_text": _("paid") if reg.paid_at is not None else _("not paid"),
+            "paid_button": _("Not paid") if reg.paid_at is not None else _("Mark paid"),
             "receipt_url": receipt_url(reg),
             "manage_url": url_for("events.registration_page", event_id=reg.event_id, registration_id=reg.id)}
 
@@ -170,7 +176,9 @@ def _event_form(rh):
 def _event_form_page(rh, status=200):
     if getattr(rh, "event", None) is None:        # a new event
         return render_template("events/form.html", form=rh.form, event=None), status
-    return render_template("events/form.html", form=rh.form, event=rh.event, copy_form=CopyEventForm()), status
+    return render_template("events/form.html", form=rh.form, event=rh.event, copy_form=CopyEventForm(),
+                           suggestion=ops.structure_suggestion(rh.event),
+                           places=ops.event_counters(rh.event)), status
 
 
 def _on_event_form_refused(rh, e):
@@ -194,6 +202,9 @@ def new_event(rh):
 def edit_event(rh):
     if request.method == "GET":
         rh.form.fill(rh.event)
+        suggestion = ops.structure_suggestion(rh.event) if request.args.get("suggested") == "1" else None
+        if suggestion:          # filled in, not saved: the organizer reviews and saves
+            rh.form.planned_rounds.data, rh.form.top_cut.data = suggestion["rounds"], suggestion["top_cut"]
         return _event_form_page(rh)
     ops.update_event(rh.event, rh.user, rh.form.settings())
     flash(_("Settings saved."))
@@ -253,7 +264,10 @@ def late_registration(rh):
     reg = ops.register_player_with_file(rh.event, rh.form.player_data(), upload, filename, user=rh.user,
                                         check_same_name=True)
     # never the code itself: flashes ride in the cookie
-    if reg.late:
+    if reg.waitlisted:
+        flash(_("The event is full: %(name)s is number %(place)s on the waitlist. Their access code is on their "
+                "row; print their receipt from there.", name=reg.name, place=ops.waitlist_place(reg)))
+    elif reg.late:
         flash(_("Registered %(name)s (late). Their access code is on their row; print their receipt "
                 "from there.", name=reg.name))
     else:
@@ -268,7 +282,7 @@ def late_registration(rh):
 def _register_page(rh, status=200):
     event = rh.event
     return render_template("players/register.html", event=event, form=rh.form, ruleset=ruleset_name(event.ruleset),
-                           deadline_passed=ops.deadline_passed(event)), status
+                           deadline_passed=ops.deadline_passed(event), places_left=ops.places_left(event)), status
 
 
 @bp.route("/events/<int:event_id>/register", methods=["GET", "POST"])
@@ -278,7 +292,11 @@ def register(rh):
         return _register_page(rh)
     upload, filename = upload_of(rh.form)
     reg = ops.register_player_with_file(rh.event, rh.form.player_data(), upload, filename, check_same_name=True)
-    flash(_("You are registered. Keep your access code: it opens your page. Print or save the receipt."))
+    if reg.waitlisted:
+        flash(_("The event is full: you are number %(place)s on the waitlist. Keep your access code: your page "
+                "shows when a place frees up for you. Print or save the receipt.", place=ops.waitlist_place(reg)))
+    else:
+        flash(_("You are registered. Keep your access code: it opens your page. Print or save the receipt."))
     return redirect(url_for("events.player_page", code=reg.access_code, welcome=1))
 
 
@@ -300,7 +318,7 @@ def _player_page(reg, form=None, status=200):
         result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url) if ops.public_base(event) else "",
         colour_words=colour_words(deck.result.get("color_identity", [])) if deck else "",
-        welcome=request.args.get("welcome") == "1", yr=player_round(reg)), status
+        welcome=request.args.get("welcome") == "1", yr=player_round(reg), place=ops.waitlist_place(reg)), status
 
 
 @bp.get("/p/<code>")
@@ -396,7 +414,8 @@ def player_round_part(rh):
     """Only the "Your round" box, which the open player page polls for: a round start then re-renders the
     table, the clock and the forms of 300 phones, not their deck lists and QR codes."""
     from ..rounds.player import player_round
-    return render_template("rounds/player_round_part.html", reg=rh.reg, event=rh.event, yr=player_round(rh.reg))
+    return render_template("rounds/player_round_part.html", reg=rh.reg, event=rh.event, yr=player_round(rh.reg),
+                           place=ops.waitlist_place(rh.reg))
 
 
 @bp.post("/p/<code>/deck")
@@ -512,6 +531,8 @@ DESK_ACTIONS = {
     "drop": (lambda reg, user, form: ops.drop(reg, user), _l("Dropped: %(name)s")),
     "drop_undo": (lambda reg, user, form: ops.drop(reg, user, undo=True), _l("Back in the event: %(name)s")),
     "notes": (lambda reg, user, form: ops.set_notes(reg, user, form.notes.data or ""), _l("Notes saved: %(name)s")),
+    "paid": (lambda reg, user, form: ops.mark_paid(reg, user), _l("Paid: %(name)s")),
+    "paid_undo": (lambda reg, user, form: ops.mark_paid(reg, user, undo=True), _l("Not paid: %(name)s")),
 }
 
 
@@ -585,3 +606,17 @@ def drop_undo(rh):
 @desk_action("notes")
 def notes(rh):
     return _desk_action(rh, "notes")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/paid")
+@staff_required
+@desk_action("paid")
+def paid(rh):
+    return _desk_action(rh, "paid")
+
+
+@bp.post("/events/<int:event_id>/registrations/<int:registration_id>/paid/undo")
+@staff_required
+@desk_action("paid_undo")
+def paid_undo(rh):
+    return _desk_action(rh, "paid_undo")

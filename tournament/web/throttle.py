@@ -16,7 +16,9 @@ The limits (config RATE_LIMITS, `limits` notation such as "20/minute;100/hour"):
   so a guesser behind the venue's NAT cannot lock the staff out.
 - password_check: wrong "current password" tries on the account page, per account (a session left open
   on a shared laptop must not become a way to guess the password).
-- registration_address / registration_event: self-registrations per client address and per event.
+- registration_address: self-registrations per client address, sized for a venue whose phones share one
+  NAT address (a walk-in rush of 100 registers within the minute). There is no per-event limit, which a few
+  addresses could fill to lock honest walk-ins out: the event's player cap and its waitlist bound it.
 - decklist: a player's decklist submissions per registration (staff are not limited).
 """
 from __future__ import annotations
@@ -41,8 +43,7 @@ DEFAULT_LIMITS = {
     "login": "5/minute;20/hour;60/day",
     "login_address": "10/minute;30/hour;100/day",
     "password_check": "5/10minutes;20/day",
-    "registration_address": "30/minute;300/hour",
-    "registration_event": "60/minute;600/hour",
+    "registration_address": "120/minute;1000/hour",
     "decklist": "10/10minutes;40/hour",
 }
 WORDS = {
@@ -51,7 +52,6 @@ WORDS = {
     "login_address": _l("Too many wrong passwords from this network."),
     "password_check": _l("Too many wrong current passwords for this account."),
     "registration_address": _l("Too many registrations from this network."),
-    "registration_event": _l("This event is taking too many registrations at once."),
     "decklist": _l("You have sent your decklist many times in a short while."),
 }
 KNOWN_CODES = 8      # code hashes a browser's session remembers

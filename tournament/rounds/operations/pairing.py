@@ -151,7 +151,8 @@ def pair_top_cut_round(event: Event, user: User, size: int | None = None) -> Rou
     else:
         size = size or event.top_cut
         if size not in (4, 8):
-            raise Refused(_("Choose a top cut of 4 or 8 in the event settings."), field="top_cut")
+            raise Refused(_("Choose a top cut of 4 or 8 in the event settings."), status=409,     # the event's state
+                          field="top_cut")
         seeds = [row.player for row in standings(event)
                  if db.session.get(Registration, row.player).dropped_at is None][:size]
         if len(seeds) < size:

@@ -81,8 +81,9 @@ def seat_of(rnd: Round, reg: Registration) -> Seat | None:
 
 
 def players_to_seat(event: Event) -> list[Registration]:
-    """Checked in and not dropped: late entries are seated, dropped players are not."""
-    return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None]
+    """Checked in and not dropped: late entries are seated, dropped players (and the waitlist) are not."""
+    return [r for r in event.registrations if r.checked_in_at is not None and r.dropped_at is None
+            and not r.waitlisted]
 
 
 def ever_seated(event: Event, through: int | None = None) -> set[int]:

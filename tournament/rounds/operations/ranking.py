@@ -64,7 +64,7 @@ def standings(event: Event, tables: list[GameTable] | None = None) -> list[Stand
     `cut_results`."""
     tables = _load_tables(event, finished_only=True) if tables is None else tables
     tables = [t for t in tables if not t.round.stage.startswith("top")]
-    players = {r.id: r.name for r in event.registrations}
+    players = {r.id: r.name for r in event.registrations if not r.waitlisted}     # the waitlist never played
     games, matches, byes = _scoring_inputs(event, tables)
     if event.mode == "duel":
         return mtr_standings(matches, byes, players, event.standings_seed)
