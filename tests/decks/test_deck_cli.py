@@ -148,7 +148,7 @@ def test_stdin(runner, cards):
     (bytes(range(256)) * 64, "binary"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00\xff" * 500, "binary"),
     (("1 Sol Ring\n" * 500_000).encode(), "MB"),                     # a 5 MB paste
-    ("1 Phelddagrif\n1 Caf\u00e9 Sol Ring\n".encode("latin-1"), "UTF-8"),   # invalid UTF-8
+    ("ジェネラル\n1 ゴブリンの長槍使い\n".encode("shift_jis"), "UTF-8"),   # neither UTF-8 nor Windows-1252 text
 ])
 def test_unreadable_input_exit_2(runner, cards, deck_file, content, words):
     result = run(runner, deck_file(content), "--ruleset", "edh-2010", "--json")

@@ -75,6 +75,7 @@ SCHEME_MIN, SCHEME_MAX_COPIES = ARCHENEMY_RULES["scheme_deck_min"], ARCHENEMY_RU
 MAX_SUGGESTED = 20          # unknown names per deck that get did-you-mean suggestions
 MAX_GENERALS_LISTED = 10    # generals named in the result; a list of 2,000 "generals" is counted, not copied
 MAX_LINES_LISTED = 20       # line numbers named in one finding
+MAX_FINDINGS_BYTES = 6_000  # findings kept in a check's JSON (stored with the list); the rest are counted
 MAX_PER_CODE = 50           # findings of one kind shown one by one; the rest are counted in one more
 LONGEST_NAME_SHOWN = 120    # no card name is this long: a pasted page shows its start
 _PRIMARY_TYPE: dict[tuple[str, ...], str] = {}     # a front face's types -> its summary type
@@ -117,7 +118,7 @@ class DeckCheck:
             "color_identity": list(self.color_identity),
             "main_count": self.main_count,
             "sideboard_count": self.sideboard_count,
-            "findings": [f.to_json() for f in self.findings],
+            "findings": findings_within(self.findings, MAX_FINDINGS_BYTES),
             "summary": self.summary,
             "bracket": self.bracket,
         }
@@ -988,6 +989,25 @@ def bounded(findings: list[Finding]) -> list[Finding]:
             text = Text(N_("… and %(count)s more like the ones above. Fix those first, or check that this is the "
                            "right file."), count=Number(len(more)))
         out.append(Finding.of(code, more[0].severity, text, line=min(lines, default=None)))
+    return out
+
+
+def findings_within(findings: list[Finding], budget: int) -> list[dict]:
+    """The findings as JSON, in order, up to `budget` bytes; the rest counted in one more (an error when one
+    of them is), so a stored check stays near a real deck's size."""
+    out: list[dict] = []
+    used = 0
+    for i, f in enumerate(findings):
+        as_json = f.to_json()
+        used += len(json.dumps(as_json, ensure_ascii=False).encode("utf-8"))
+        if used > budget and i < len(findings) - 1:
+            rest = findings[i:]
+            severity = ERROR if any(r.severity == ERROR for r in rest) else WARNING
+            text = Text(N_("… and %(count)s more findings. Fix the ones above first, or check that this is the "
+                           "right file."), count=Number(len(rest)))
+            out.append(Finding.of(rest[0].code, severity, text, line=rest[0].line).to_json())
+            break
+        out.append(as_json)
     return out
 
 
