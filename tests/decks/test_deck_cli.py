@@ -230,3 +230,61 @@ def test_exit_status_is_the_worst_of_all_files(runner, cards, deck_file, tmp_pat
 def test_no_path_is_a_usage_error(runner, cards):
     result = run(runner, "--ruleset", "edh-2010")
     assert result.exit_code == 2 and "PATH" in result.output
+
+
+# ---------------------------------------------------------------- python -m tournament.decks check (no app start)
+
+def light(app, *args, input=None):
+    from click.testing import CliRunner
+
+    from tournament.decks.checking import main
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    url = url if isinstance(url, str) else url.render_as_string(hide_password=False)
+    return CliRunner().invoke(main, ["check", *args, "--database", url], input=input)
+
+
+def test_the_check_without_the_app_gives_the_same_answers(app, db, cards, deck_file):
+    good, bad = deck_file(decklist(), "good.txt"), deck_file(decklist("Goblin Piker"), "bad.txt")
+    result = light(app, good, bad, "--ruleset", "edh-2010", "--json")
+    assert result.exit_code == 1, result.output
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["legal"] is True and first["commanders"] == ["Phelddagrif"]
+    assert [f["code"] for f in second["findings"]] == ["COLOR_IDENTITY"]
+    with app.test_request_context():
+        flask_run = run(app.test_cli_runner(), good, bad, "--ruleset", "edh-2010", "--json")
+    assert flask_run.stdout == result.stdout
+
+
+def test_the_check_without_the_app_reports_an_unreadable_file_and_checks_the_others(app, db, cards, deck_file):
+    cod = ('<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n<zone name="main">\n'
+           '<card number="1" name="Sol Ring"/>\n<card number="1" name="Counterspell"/>\n'
+           '<card number="32" name="Forest"/>\n<card number="32" name="Plains"/>\n<card number="33" name="Island"/>\n'
+           '</zone>\n<zone name="side">\n<card number="1" name="Phelddagrif"/>\n</zone>\n</cockatrice_deck>\n')
+    paths = [deck_file(cod, "deck.cod"), deck_file(b"\x00\x01\x02binary" * 40, "photo.txt"),
+             str(deck_file(decklist(), "x.txt")).replace("x.txt", "missing.txt")]
+    result = light(app, *paths, "--ruleset", "edh-2010")
+    assert result.exit_code == 2
+    assert "deck.cod: LEGAL" in result.stdout and "General: Phelddagrif" in result.stdout
+    assert "photo.txt: This is not a text decklist" in result.stderr and "Export the deck as text" in result.stderr
+    assert "missing.txt: No file at" in result.stderr and "Check the path" in result.stderr
+
+
+def test_an_unreachable_database_is_a_message_not_a_traceback(tmp_path, deck_file):
+    from click.testing import CliRunner
+
+    from tournament.decks.checking import main
+    result = CliRunner().invoke(main, ["check", deck_file(decklist()), "--ruleset", "edh-2010",
+                                       "--database", f"sqlite:///{tmp_path}/nothing/here.sqlite"])
+    assert result.exit_code == 2
+    assert "Cannot read the card database" in result.stderr and "flask cards import" in result.stderr
+
+
+def test_the_check_without_the_app_imports_no_flask():
+    import subprocess
+    import sys
+    code = ("import sys, tournament.decks.checking, tournament.cards.sqlpool, tournament.decks.parser; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'flask_sqlalchemy', 'alembic', "
+            "'reportlab', 'pydantic')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    assert out.stdout.strip() == "[]"
