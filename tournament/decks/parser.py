@@ -255,7 +255,7 @@ WINDOWS_1252 = "Windows-1252"
 # What a Western-language "ANSI" file holds beyond ASCII: accented letters and typographic punctuation.
 _LATIN_EXTRA = re.compile(r"[^\x00-\x7f\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2022\u2026"
                           r"\u2122\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
-_TWO_ACCENTS = re.compile(r"[\u0080-\uffff]{3,}")
+_TWO_ACCENTS = re.compile(r"[\u0080-\uffff]{2,}")        # Latin card names never have two in a row
 
 
 def _windows_1252(data: bytes) -> str | None:
