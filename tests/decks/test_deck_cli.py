@@ -269,14 +269,20 @@ def test_the_check_without_the_app_reports_an_unreadable_file_and_checks_the_oth
     assert "missing.txt: No file at" in result.stderr and "Check the path" in result.stderr
 
 
-def test_an_unreachable_database_is_a_message_not_a_traceback(tmp_path, deck_file):
+def test_a_missing_or_broken_database_is_a_message_not_a_traceback(tmp_path, deck_file):
     from click.testing import CliRunner
 
     from tournament.decks.checking import main
-    result = CliRunner().invoke(main, ["check", deck_file(decklist()), "--ruleset", "edh-2010",
-                                       "--database", f"sqlite:///{tmp_path}/nothing/here.sqlite"])
-    assert result.exit_code == 2
-    assert "Cannot read the card database" in result.stderr and "flask cards import" in result.stderr
+    not_a_database = tmp_path / "notes.sqlite"
+    not_a_database.write_text("shopping list\n" * 100)
+    for url, words in ((f"sqlite:///{tmp_path}/nothing/here.sqlite", "There is no card database at"),
+                       (f"sqlite:///{not_a_database}", "Cannot read the card database at"),
+                       ("postgresql://nobody@127.0.0.1:1/none", "Cannot read the card database at")):
+        result = CliRunner().invoke(main, ["check", deck_file(decklist()), "--ruleset", "edh-2010",
+                                           "--database", url])
+        assert result.exit_code == 2, (url, result.output)
+        assert words in result.stderr and "flask cards import" in result.stderr, url
+        assert result.stdout == ""
 
 
 def test_the_check_without_the_app_imports_no_flask():
@@ -284,7 +290,7 @@ def test_the_check_without_the_app_imports_no_flask():
     import sys
     code = ("import sys, tournament.decks.checking, tournament.cards.sqlpool, tournament.decks.parser; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'flask_sqlalchemy', 'alembic', "
-            "'reportlab', 'pydantic')))")
+            "'reportlab', 'pydantic', 'sqlalchemy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert out.stdout.strip() == "[]"

@@ -1,31 +1,18 @@
 """Card look-ups straight from the database, without the web app: what `python -m tournament.decks check`
-uses to start in a fraction of a second. The same queries and name rules as DbCardPool (repository.py), on
-SQLAlchemy Core tables that mirror the columns they read, so no Flask extension is imported.
+uses to start in a fraction of a second. The same queries and name rules as DbCardPool (repository.py), in
+plain SQL on the columns they read: SQLite through the standard library, other databases through SQLAlchemy
+(no Flask extension, no ORM models imported).
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Iterable
 
-import sqlalchemy as sa
-
 from .domain import Card, Face
 from .names import PRINTED_NAME, UNSET_PENALTY, choose, lookup_keys
 from .pool import SuggestionIndex
-
-_meta = sa.MetaData()
-CARD = sa.Table(
-    "card", _meta,
-    sa.Column("id", sa.Integer, primary_key=True), sa.Column("name", sa.String),
-    sa.Column("layout", sa.String), sa.Column("mana_value", sa.Float), sa.Column("color_identity", sa.String),
-    sa.Column("colors", sa.String), sa.Column("keywords", sa.JSON), sa.Column("legalities", sa.JSON),
-    sa.Column("can_be_commander", sa.Boolean), sa.Column("is_funny", sa.Boolean),
-    sa.Column("copy_limit", sa.Integer), sa.Column("faces", sa.JSON), sa.Column("oracle_id", sa.String),
-)
-CARD_NAME = sa.Table("card_name", _meta, sa.Column("key", sa.String), sa.Column("card_id", sa.Integer),
-                     sa.Column("priority", sa.SmallInteger))
-CARD_IMPORT = sa.Table("card_import", _meta, sa.Column("id", sa.Integer))
 
 
 def card_from_row(row) -> Card:
@@ -53,11 +40,45 @@ def instance_folder(instance_path: str | None = None) -> str:
     return os.path.abspath(path) if path else str(Path(__file__).resolve().parents[2] / "instance")
 
 
-class SqlCardPool:
-    """CardPool over a SQLAlchemy connection: one query for a deck's names, one for the cards they name."""
+_CARD_FIELDS = ("id", "name", "layout", "mana_value", "color_identity", "colors", "keywords", "legalities",
+                "can_be_commander", "is_funny", "copy_limit", "faces", "oracle_id")
+_JSON_FIELDS = ("keywords", "legalities", "faces")
 
-    def __init__(self, connection):
-        self.connection = connection
+
+class _Row:
+    """A `card` row from plain SQL: JSON columns decoded (SQLite hands them over as text), booleans as bools."""
+
+    def __init__(self, values):
+        for field, value in zip(_CARD_FIELDS, values):
+            if field in _JSON_FIELDS and isinstance(value, str):
+                value = json.loads(value)
+            elif field in ("can_be_commander", "is_funny"):
+                value = bool(value)
+            setattr(self, field, value)
+
+
+def sqlite_query(path: str):
+    """A query function on the SQLite file read-only with the standard library (no SQLAlchemy to import:
+    the command starts in half the time); None when the file is missing."""
+    import sqlite3
+    if not Path(path).is_file():
+        return None
+    connection = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    return lambda sql, params: connection.execute(sql, params).fetchall()
+
+
+def sqlalchemy_query(connection):
+    """A query function on a SQLAlchemy connection (PostgreSQL, or any URL SQLAlchemy reads)."""
+    import sqlalchemy as sa
+    return lambda sql, params: connection.execute(sa.text(sql), params).fetchall()
+
+
+class SqlCardPool:
+    """CardPool over plain SQL (`query(sql, params)` -> rows): one query for a deck's names, one for the
+    cards they name, with the same name rules as DbCardPool."""
+
+    def __init__(self, query):
+        self.query = query
         self._cards: dict[int, Card] = {}
         self._index: SuggestionIndex | None = None
 
@@ -72,31 +93,35 @@ class SqlCardPool:
         return out
 
     def _fetch_keys(self, keys: set[str]) -> dict[str, list[tuple[int, Card]]]:
-        if not keys:
-            return {}
         found: dict[str, list[tuple[int, int]]] = {}
         for chunk in _chunks(sorted(keys), 900):          # SQLite's bound-parameter limit
-            stmt = sa.select(CARD_NAME.c.key, CARD_NAME.c.priority, CARD_NAME.c.card_id) \
-                .where(CARD_NAME.c.key.in_(chunk))
-            for key, priority, card_id in self.connection.execute(stmt):
+            marks, params = _in(chunk)
+            for key, priority, card_id in self.query(
+                    f"SELECT key, priority, card_id FROM card_name WHERE key IN ({marks})", params):
                 found.setdefault(key, []).append((priority, card_id))
         missing = sorted({i for held in found.values() for _p, i in held} - self._cards.keys())
         for chunk in _chunks(missing, 900):
-            for row in self.connection.execute(sa.select(CARD).where(CARD.c.id.in_(chunk))):
+            marks, params = _in(chunk)
+            for values in self.query(f"SELECT {', '.join(_CARD_FIELDS)} FROM card WHERE id IN ({marks})", params):
+                row = _Row(values)
                 self._cards[row.id] = card_from_row(row)
         return {k: sorted(((p, self._cards[i]) for p, i in held), key=lambda pc: pc[0]) for k, held in found.items()}
 
     def suggest(self, name: str, limit: int = 5) -> list[str]:
         if self._index is None:
-            rows = self.connection.execute(
-                sa.select(CARD_NAME.c.key, CARD.c.name).join(CARD, CARD.c.id == CARD_NAME.c.card_id)
-                .where(CARD_NAME.c.priority.not_in((PRINTED_NAME, PRINTED_NAME + UNSET_PENALTY)))
-                .order_by(CARD_NAME.c.priority))
+            rows = self.query("SELECT card_name.key, card.name FROM card_name JOIN card ON card.id = card_name.card_id "
+                              "WHERE card_name.priority NOT IN (:p0, :p1) ORDER BY card_name.priority",
+                              {"p0": PRINTED_NAME, "p1": PRINTED_NAME + UNSET_PENALTY})
             self._index = SuggestionIndex(rows)
         return self._index.suggest(name, limit)
 
     def has_cards(self) -> bool:
-        return self.connection.execute(sa.select(CARD.c.id).limit(1)).first() is not None
+        return bool(self.query("SELECT id FROM card LIMIT 1", {}))
+
+
+def _in(values: list) -> tuple[str, dict]:
+    params = {f"p{i}": v for i, v in enumerate(values)}
+    return ", ".join(f":{k}" for k in params), params
 
 
 def _chunks(items: list, size: int):

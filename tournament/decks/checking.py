@@ -142,20 +142,48 @@ def main():
               help="The database holding the cards (default: DATABASE_URL, else instance/tournament.sqlite).")
 @click.pass_context
 def light_check(ctx, paths, ruleset_id, as_json, ban, unban, max_bracket, database):
-    import sqlalchemy as sa
-
-    from tournament.cards.sqlpool import SqlCardPool, database_url, instance_folder
+    from tournament.cards.sqlpool import database_url, instance_folder
     from .brackets import bracket_rules
     url = database or database_url()
-    engine = sa.create_engine(url)
     combos = Path(instance_folder()) / "combos.json"
     stamp = combos.stat().st_mtime_ns if combos.exists() else 0
     brackets = bracket_rules(str(combos) if stamp else None, stamp)
+    run = (ctx, paths, ruleset_id, as_json, ban, unban, max_bracket, brackets)
+    if url.startswith("sqlite:///") and "?" not in url:
+        _check_on_sqlite(url, run)
+    else:
+        _check_on_sqlalchemy(url, run)
+
+
+_NO_DATABASE = ("Set DATABASE_URL or INSTANCE_PATH as for the app, or give --database; run `flask db upgrade` and "
+                "`flask cards import` first if there is no card database yet.")
+
+
+def _check_on_sqlite(url: str, run) -> None:
+    import sqlite3
+
+    from tournament.cards.sqlpool import SqlCardPool, sqlite_query
+    ctx, path = run[0], url[len("sqlite:///"):]
+    query = sqlite_query(path)
+    if query is None:
+        fail(ctx, f"There is no card database at {path}. {_NO_DATABASE}")
+    pool = SqlCardPool(query)
+    try:
+        check_paths(*run[:7], pool, run[7], pool.has_cards)
+    except sqlite3.DatabaseError as e:
+        fail(ctx, f"Cannot read the card database at {path} ({e}). {_NO_DATABASE}")
+
+
+def _check_on_sqlalchemy(url: str, run) -> None:
+    import sqlalchemy as sa
+
+    from tournament.cards.sqlpool import SqlCardPool, sqlalchemy_query
+    ctx = run[0]
+    engine = sa.create_engine(url)
+    where = engine.url.render_as_string(hide_password=True)
     try:
         with engine.connect() as connection:
-            pool = SqlCardPool(connection)
-            check_paths(ctx, paths, ruleset_id, as_json, ban, unban, max_bracket, pool, brackets, pool.has_cards)
-    except sa.exc.OperationalError as e:
-        fail(ctx, f"Cannot read the card database at {engine.url.render_as_string(hide_password=True)} "
-                  f"({str(e.orig).strip() or e}). Set DATABASE_URL or INSTANCE_PATH as for the app, "
-                  "or run `flask db upgrade` and `flask cards import` first.")
+            pool = SqlCardPool(sqlalchemy_query(connection))
+            check_paths(*run[:7], pool, run[7], pool.has_cards)
+    except sa.exc.DBAPIError as e:
+        fail(ctx, f"Cannot read the card database at {where} ({str(getattr(e, 'orig', e)).strip()}). {_NO_DATABASE}")
