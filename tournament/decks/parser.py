@@ -4,8 +4,10 @@ Pure functions: no Flask, no database, no card database. The parser knows
 sections, counts and markers, never card types; moving Scheme cards found by
 type is a later step, after names are resolved.
 
-Formats: Arena/MTGO/Moxfield/Archidekt/Deckstats/TappedOut text (also Forge
-and XMage lines), Moxfield and Archidekt CSV exports, MTGO ``.dek`` XML.
+Formats: Arena/MTGO/Moxfield/Archidekt/Deckstats/TappedOut text (also Forge,
+XMage ``.dck`` and Magic Workstation ``.mwDeck`` lines), CSV exports (Moxfield,
+Archidekt, Dragon Shield; after Excel's ``sep=,`` line too), MTGO ``.dek`` and
+Cockatrice ``.cod`` XML. The content decides which, never the file name.
 
 Rules for the ambiguous cases:
 
@@ -46,7 +48,17 @@ Rules for the ambiguous cases:
 * Dungeons (``DUNGEON_NAMES``) go to ``dungeons`` from any section except the
   maybeboard, which is not part of the deck.
 * Counts below 1 or above 999, a count with no name and over-long lines are
-  reported as UnparsedLine; only blank lines, comments and headers are skipped.
+  reported as UnparsedLine; only blank lines, comments, headers and XMage
+  metadata (checked before the line length) are skipped.
+* A count comes first (``1 Sol Ring``, ``1x``, ``1 x``) or last (``Sol Ring
+  x1``); a set code in brackets before the name (``1 [M21] Mutavault``) is
+  dropped.
+* Notes after a card: `` - note`` and `` # note`` are never part of a card
+  name and are left out (ParsedDeck.notes); `` // note`` may be a split card's
+  second half, so the card data decides (ParsedDeck.fallbacks, settled in
+  the checks). A count-less line of a few plain words right above a counted
+  card line, in a list whose card lines mostly have counts, is a category
+  heading when no card has that name (ParsedDeck.fallbacks too).
 """
 from __future__ import annotations
 
