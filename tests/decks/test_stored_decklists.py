@@ -70,3 +70,20 @@ def test_a_large_legal_export_is_stored_as_its_cards_and_stays_legal(db, make_ev
     ops.submit_decklist(reg, data, filename="kenrith.csv")
     db.session.commit()
     assert db.session.query(Decklist).filter_by(registration_id=reg.id).count() == 1
+
+
+def test_swaps_read_a_stored_list_with_notes_and_headings_as_the_check_did(db, make_event, make_player,
+                                                                           starter_cards):
+    from tournament.swaps.operations import registered_lists
+    text = (DEMO / "kenrith.txt").read_text()
+    text = text.replace("1 Command Tower\n", "1 Command Tower // always\n", 1)
+    text = text.replace("1 Exotic Orchard\n", "Mana\n1 Exotic Orchard - fixing\n", 1)
+    event = make_event()
+    reg = make_player(event, "Noted Nora")
+    submission = ops.submit_decklist(reg, text.encode())
+    db.session.commit()
+    codes = {f["code"] for f in submission.result["findings"]}
+    assert submission.result["legal"] and {"READ_AS_NOTE", "READ_AS_HEADING"} <= codes, [(f["code"], f["message"][:150]) for f in submission.result["findings"]]
+    lists = registered_lists(reg)
+    assert "Command Tower" in lists.main and "Exotic Orchard" in lists.main
+    assert not any("always" in name or "fixing" in name or name == "Mana" for name in lists.main)

@@ -478,6 +478,15 @@ def _sort_zones(deck: ParsedDeck, pool: CardPool) -> tuple[_Zones, ParsedDeck, l
     return _Zones(commanders, main, side, companions, schemes, unknown), deck, read
 
 
+def read_with_cards(deck: ParsedDeck, pool: CardPool) -> tuple[ParsedDeck, dict]:
+    """The deck as the check reads it (notes and headings settled by the card data, see ParsedDeck.fallbacks)
+    and every name it holds resolved, in one look-up: for code that uses a stored list's cards (swaps)."""
+    names = list(dict.fromkeys([*(e.name for e in deck.entries()),
+                                *(name for name, _ in deck.fallbacks.values() if name is not None)]))
+    resolved = pool.resolve(names) if names else {}
+    return _settle_fallbacks(deck, resolved.get)[0], resolved
+
+
 def _settle_fallbacks(deck: ParsedDeck, get) -> tuple[ParsedDeck, list[ReadNote]]:
     """A line whose whole name is no card but which reads another way: "1 Sol Ring // ramp" as Sol Ring
     with a note, a bare "Removal" above a group as a heading (left out). A name the card data knows always
