@@ -10,16 +10,27 @@ creature general, 99 cards within its colour identity including basics, a
 sideboard; half of them made illegal with an off-colour card, a banned card,
 a duplicate, a wrong count or a misspelt name), then times
 `check_deck(parse_decklist(text), pool, ruleset)` over all of them and
-prints the median of several runs. With --database, the same decks are
-checked with DbCardPool against that database (cards must already be
-imported there with `flask cards import`).
+prints the median of several runs (decks/s and ms per deck, parsing alone
+too). With --database, the same decks are checked with DbCardPool against
+that database (cards must already be imported there with `flask cards
+import`), and the command line is timed as a player's organizer runs it:
+
+* start-up: `python -m tournament.decks check ONE_FILE` (no app start), wall
+  time, the median of --cli-runs runs, and with --flask the same through
+  `flask --app wsgi deck check` (which starts the app) for comparison;
+* batch: one `python -m tournament.decks check` of --batch files, decks/s.
+
+    .venv/bin/python scripts/bench_decks.py --database sqlite:///instance/tournament.sqlite --flask
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -126,6 +137,48 @@ def timed_runs(texts, pool, ruleset, runs: int) -> list[float]:
     return rates
 
 
+def parse_rate(texts, runs: int) -> float:
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for text in texts:
+            parse_decklist(text)
+        rates.append(len(texts) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def wall(command: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command[:6])} … exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def cli_figures(texts, database: str, runs: int, batch: int, ruleset: str, with_flask: bool) -> None:
+    """Start-up of a one-file check and a batch's throughput, through the command line."""
+    env = {**os.environ, "DATABASE_URL": database}
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for i, text in enumerate(texts[:batch]):
+            path = Path(folder) / f"deck{i:04d}.txt"
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        light = [python, "-m", "tournament.decks", "check", "--ruleset", ruleset, "--database", database]
+        times = [wall(light + [paths[i % len(paths)]], env) for i in range(runs)]
+        print(f"start-up, one file (python -m tournament.decks check): {statistics.median(times):.2f} s wall "
+              f"(median of {runs}; min {min(times):.2f}, max {max(times):.2f})")
+        if with_flask:
+            flask = [python, "-m", "flask", "--app", "wsgi", "deck", "check", "--ruleset", ruleset]
+            times = [wall(flask + [paths[i % len(paths)]], env) for i in range(runs)]
+            print(f"start-up, one file (flask deck check, starts the app): {statistics.median(times):.2f} s wall "
+                  f"(median of {runs})")
+        elapsed = wall(light + ["--json"] + paths, env)
+        print(f"batch, {len(paths)} files in one command: {elapsed:.2f} s wall, {len(paths) / elapsed:.0f} decks/s")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("cards", nargs="?", default=str(DEFAULT_CARDS), help="MTGJSON AtomicCards file")
@@ -134,7 +187,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ruleset", default="edh-2010")
     ap.add_argument("--illegal-share", type=float, default=0.5, help="share of decks made illegal")
-    ap.add_argument("--database", help="also measure DbCardPool against this database URL")
+    ap.add_argument("--database", help="also measure DbCardPool and the command line against this database URL")
+    ap.add_argument("--cli-runs", type=int, default=7, help="one-file command-line runs for the start-up median")
+    ap.add_argument("--batch", type=int, default=200, help="files in the command-line batch")
+    ap.add_argument("--flask", action="store_true", help="also time `flask deck check` (starts the app)")
     args = ap.parse_args(argv)
 
     ruleset = get_ruleset(args.ruleset)
@@ -158,7 +214,10 @@ def main(argv=None) -> int:
           file=sys.stderr)
 
     rates = timed_runs(texts, pool, ruleset, args.runs)
-    print(f"decks/s (memory pool, parse+check): {statistics.median(rates):.0f} (median of {args.runs})")
+    rate = statistics.median(rates)
+    print(f"decks/s (memory pool, parse+check): {rate:.0f}, {1000 / rate:.1f} ms per deck (median of {args.runs})")
+    parsed = parse_rate(texts, args.runs)
+    print(f"decks/s (parsing alone): {parsed:.0f}, {1000 / parsed:.2f} ms per deck")
 
     if args.database:
         from tournament import create_app
@@ -170,6 +229,7 @@ def main(argv=None) -> int:
                 check_deck(parse_decklist(text), db_pool, ruleset)
             rates = timed_runs(texts, db_pool, ruleset, args.runs)
         print(f"decks/s (database pool, parse+check): {statistics.median(rates):.0f} (median of {args.runs})")
+        cli_figures(texts, args.database, args.cli_runs, args.batch, args.ruleset, args.flask)
     return 0
 
 

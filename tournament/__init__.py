@@ -4,15 +4,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import g
-
 from .config import Config
-from .web.lifecycle import TournamentFlask
 
 ROOT = Path(__file__).resolve().parent.parent
+# Flask and the app's modules are imported inside create_app, not here: a command that needs no app
+# (`python -m tournament.decks check`) imports only what it uses.
 
 
 def create_app(config: dict | type | None = None) -> TournamentFlask:
+    from flask import g
+
+    from .web.lifecycle import TournamentFlask
     app = TournamentFlask(__name__, instance_relative_config=True, instance_path=_instance_path(config),
                           template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     _configure(app, config)

@@ -148,7 +148,7 @@ def test_stdin(runner, cards):
     (bytes(range(256)) * 64, "binary"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00\xff" * 500, "binary"),
     (("1 Sol Ring\n" * 500_000).encode(), "MB"),                     # a 5 MB paste
-    ("1 Phelddagrif\n1 Caf\u00e9 Sol Ring\n".encode("latin-1"), "UTF-8"),   # invalid UTF-8
+    ("ジェネラル\n1 ゴブリンの長槍使い\n".encode("shift_jis"), "UTF-8"),   # neither UTF-8 nor Windows-1252 text
 ])
 def test_unreadable_input_exit_2(runner, cards, deck_file, content, words):
     result = run(runner, deck_file(content), "--ruleset", "edh-2010", "--json")
@@ -230,3 +230,67 @@ def test_exit_status_is_the_worst_of_all_files(runner, cards, deck_file, tmp_pat
 def test_no_path_is_a_usage_error(runner, cards):
     result = run(runner, "--ruleset", "edh-2010")
     assert result.exit_code == 2 and "PATH" in result.output
+
+
+# ---------------------------------------------------------------- python -m tournament.decks check (no app start)
+
+def light(app, *args, input=None):
+    from click.testing import CliRunner
+
+    from tournament.decks.checking import main
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    url = url if isinstance(url, str) else url.render_as_string(hide_password=False)
+    return CliRunner().invoke(main, ["check", *args, "--database", url], input=input)
+
+
+def test_the_check_without_the_app_gives_the_same_answers(app, db, cards, deck_file):
+    good, bad = deck_file(decklist(), "good.txt"), deck_file(decklist("Goblin Piker"), "bad.txt")
+    result = light(app, good, bad, "--ruleset", "edh-2010", "--json")
+    assert result.exit_code == 1, result.output
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["legal"] is True and first["commanders"] == ["Phelddagrif"]
+    assert [f["code"] for f in second["findings"]] == ["COLOR_IDENTITY"]
+    with app.test_request_context():
+        flask_run = run(app.test_cli_runner(), good, bad, "--ruleset", "edh-2010", "--json")
+    assert flask_run.stdout == result.stdout
+
+
+def test_the_check_without_the_app_reports_an_unreadable_file_and_checks_the_others(app, db, cards, deck_file):
+    cod = ('<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n<zone name="main">\n'
+           '<card number="1" name="Sol Ring"/>\n<card number="1" name="Counterspell"/>\n'
+           '<card number="32" name="Forest"/>\n<card number="32" name="Plains"/>\n<card number="33" name="Island"/>\n'
+           '</zone>\n<zone name="side">\n<card number="1" name="Phelddagrif"/>\n</zone>\n</cockatrice_deck>\n')
+    paths = [deck_file(cod, "deck.cod"), deck_file(b"\x00\x01\x02binary" * 40, "photo.txt"),
+             str(deck_file(decklist(), "x.txt")).replace("x.txt", "missing.txt")]
+    result = light(app, *paths, "--ruleset", "edh-2010")
+    assert result.exit_code == 2
+    assert "deck.cod: LEGAL" in result.stdout and "General: Phelddagrif" in result.stdout
+    assert "photo.txt: This is not a text decklist" in result.stderr and "Export the deck as text" in result.stderr
+    assert "missing.txt: No file at" in result.stderr and "Check the path" in result.stderr
+
+
+def test_a_missing_or_broken_database_is_a_message_not_a_traceback(tmp_path, deck_file):
+    from click.testing import CliRunner
+
+    from tournament.decks.checking import main
+    not_a_database = tmp_path / "notes.sqlite"
+    not_a_database.write_text("shopping list\n" * 100)
+    for url, words in ((f"sqlite:///{tmp_path}/nothing/here.sqlite", "There is no card database at"),
+                       (f"sqlite:///{not_a_database}", "Cannot read the card database at"),
+                       ("postgresql://nobody@127.0.0.1:1/none", "Cannot read the card database at")):
+        result = CliRunner().invoke(main, ["check", deck_file(decklist()), "--ruleset", "edh-2010",
+                                           "--database", url])
+        assert result.exit_code == 2, (url, result.output)
+        assert words in result.stderr and "flask cards import" in result.stderr, url
+        assert result.stdout == ""
+
+
+def test_the_check_without_the_app_imports_no_flask():
+    import subprocess
+    import sys
+    code = ("import sys, tournament.decks.checking, tournament.cards.sqlpool, tournament.decks.parser; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'flask_sqlalchemy', 'alembic', "
+            "'reportlab', 'pydantic', 'sqlalchemy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    assert out.stdout.strip() == "[]"

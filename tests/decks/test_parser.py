@@ -561,7 +561,7 @@ def test_dek_with_doctype_or_entities_is_refused(xml):
 def test_broken_dek_is_refused_with_a_reason():
     with pytest.raises(DeckInputError, match="not valid XML"):
         parse_upload(b'<?xml version="1.0"?>\n<Deck><Cards Name="Sol Ring">\n', "deck.dek")
-    with pytest.raises(DeckInputError, match="not an MTGO deck"):
+    with pytest.raises(DeckInputError, match="not a deck file we read"):
         parse_upload(b'<?xml version="1.0"?>\n<Collection/>\n', "deck.dek")
 
 
@@ -627,11 +627,17 @@ def test_ten_thousand_character_line_is_reported_not_raised():
     assert cards(deck.main) == [(1, "Sol Ring"), (1, "Arcane Signet")]
 
 
-def test_invalid_utf8_is_refused():
+def test_windows_1252_is_read_with_a_note_naming_the_encoding():
+    deck = parse_upload("1 Lim-Dûl's Vault\n".encode("cp1252"), "deck.txt")
+    assert cards(deck.main) == [(1, "Lim-Dûl's Vault")]
+    assert [(n.kind, n.text) for n in deck.notes] == [("encoding", "Windows-1252")]
+
+
+def test_bytes_that_are_neither_utf8_nor_latin_text_are_refused_with_how_to_save_utf8():
     with pytest.raises(DeckInputError) as excinfo:
-        parse_upload("1 Lim-Dûl's Vault\n".encode("latin-1"), "deck.txt")
+        parse_upload("ジェネラル\n1 ゴブリンの長槍使い\n".encode("shift_jis"), "deck.txt")
     message = str(excinfo.value)
-    assert "not a UTF-8 text file" in message and "plain text" in message
+    assert "not UTF-8" in message and "Encoding: UTF-8" in message
 
 
 def test_utf8_with_bom():

@@ -289,7 +289,7 @@ def test_decklist_upload_in_utf16(client, db, make_event, make_player, starter_c
     ({"decklist": "\x00" * 50}, "it contains binary data"),
     ({"decklist": "Sideboard\n"}, "no card lines"),
     ({"upload": (io.BytesIO(bytes(range(256)) * 20), "deck.png")}, "it contains binary data"),
-    ({"upload": (io.BytesIO(b"1 Sol Ring\n\xff\xfe Forest\n"), "deck.txt")}, "not a UTF-8 text file"),
+    ({"upload": (io.BytesIO(b"1 Sol Ring\n\xff\xfe Forest\n"), "deck.txt")}, "not UTF-8 text"),
     ({"upload": (io.BytesIO(b"1 Sol Ring\n" * 200_000), "huge.txt")}, "the limit is 1 MB"),
     ({"upload": (io.BytesIO(b""), "empty.txt")}, "empty"),
 ])

@@ -5,7 +5,8 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 
 from ..extensions import db
-from .domain import Card as CardData, Face
+from .domain import Card as CardData
+from .sqlpool import card_from_row
 
 
 def utcnow() -> datetime:
@@ -77,10 +78,4 @@ def card_to_row(card: CardData) -> dict:
 
 
 def row_to_card(row) -> CardData:
-    return CardData(
-        name=row.name, layout=row.layout, faces=tuple(Face.from_dict(f) for f in row.faces),
-        mana_value=row.mana_value, color_identity=tuple(row.color_identity), colors=tuple(row.colors),
-        keywords=tuple(row.keywords), legalities=dict(row.legalities),
-        can_be_commander=row.can_be_commander, is_funny=row.is_funny,
-        copy_limit=row.copy_limit, oracle_id=row.oracle_id,
-    )
+    return card_from_row(row)

@@ -11,8 +11,11 @@ UNKNOWN_CARD, UNPARSED_LINE, NO_COMMANDER, COMMANDER_INELIGIBLE,
 BANNED_AS_COMMANDER, DECK_SIZE, SIDEBOARD_SIZE, SINGLETON, COLOR_IDENTITY,
 BANNED, NOT_LEGAL, SCHEME_DECK, BRACKET (over the event's maximum; a warning
 when over the player's declared bracket); and the warnings IGNORED (maybeboard cards,
-which are not part of the deck) and COMMANDER_FROM_SIDEBOARD (how a list with
-no commander section was read).
+which are not part of the deck), COMMANDER_FROM_SIDEBOARD (how a list with
+no commander section was read), ENCODING (the file was read as Windows-1252),
+READ_AS_NOTE (words after a card left out of its name: "1 Sol Ring - ramp",
+"1 Sol Ring // ramp" when "Sol Ring // ramp" is no card) and READ_AS_HEADING
+(a bare "Removal" above a group, when no card has that name).
 
 Decisions where the rules leave room (see RULES.md):
 
@@ -48,7 +51,7 @@ from tournament.cards.domain import COLOR_ORDER, Card
 from tournament.cards.names import printed_part
 from tournament.cards.pool import CardPool
 from tournament.decks.brackets import BracketRules, bracket_report
-from tournament.decks.domain import N_, Entry, Finding, Number, ParsedDeck, Text, TextList, _n
+from tournament.decks.domain import N_, Entry, Finding, Number, ParsedDeck, ReadNote, Text, TextList, _n
 from tournament.decks.rulesets import Ruleset, card_key, effective_banlist, get_ruleset
 
 ERROR, WARNING = "error", "warning"
@@ -56,7 +59,8 @@ ERROR, WARNING = "error", "warning"
 CODES = (
     "UNPARSED_LINE", "UNKNOWN_CARD", "NO_COMMANDER", "COMMANDER_INELIGIBLE", "BANNED_AS_COMMANDER",
     "DECK_SIZE", "SIDEBOARD_SIZE", "BANNED", "NOT_LEGAL", "COLOR_IDENTITY", "SINGLETON",
-    "SCHEME_DECK", "BRACKET", "IGNORED", "COMMANDER_FROM_SIDEBOARD",
+    "SCHEME_DECK", "BRACKET", "IGNORED", "COMMANDER_FROM_SIDEBOARD", "ENCODING", "READ_AS_NOTE",
+    "READ_AS_HEADING",
 )
 _CODE_ORDER = {c: i for i, c in enumerate(CODES)}
 
@@ -69,6 +73,9 @@ ARCHENEMY_RULES = json.loads((Path(__file__).resolve().parent.parent / "data" / 
                              .read_text(encoding="utf-8"))
 SCHEME_MIN, SCHEME_MAX_COPIES = ARCHENEMY_RULES["scheme_deck_min"], ARCHENEMY_RULES["scheme_max_copies"]
 MAX_SUGGESTED = 20          # unknown names per deck that get did-you-mean suggestions
+MAX_GENERALS_LISTED = 10    # generals named in the result; a list of 2,000 "generals" is counted, not copied
+MAX_LINES_LISTED = 20       # line numbers named in one finding
+MAX_FINDINGS_BYTES = 6_000  # findings kept in a check's JSON (stored with the list); the rest are counted
 MAX_PER_CODE = 50           # findings of one kind shown one by one; the rest are counted in one more
 LONGEST_NAME_SHOWN = 120    # no card name is this long: a pasted page shows its start
 _PRIMARY_TYPE: dict[tuple[str, ...], str] = {}     # a front face's types -> its summary type
@@ -111,7 +118,7 @@ class DeckCheck:
             "color_identity": list(self.color_identity),
             "main_count": self.main_count,
             "sideboard_count": self.sideboard_count,
-            "findings": [f.to_json() for f in self.findings],
+            "findings": findings_within(self.findings, MAX_FINDINGS_BYTES),
             "summary": self.summary,
             "bracket": self.bracket,
         }
@@ -148,10 +155,18 @@ def colors_text(colors: Iterable[str]) -> Text | TextList:
     return words[0] if len(words) == 1 else TextList(words)
 
 
+def general_names(names: list[str]) -> TextList:
+    """The generals named in a sentence: the first MAX_GENERALS_LISTED, then "…"."""
+    if len(names) <= MAX_GENERALS_LISTED:
+        return TextList(names)
+    return TextList([shown_name(n) for n in names[:MAX_GENERALS_LISTED]], "comma", True)
+
+
 def _lines(entries: list[Entry]) -> Text:
     """"line 4" or "lines 4, 9 and 12"."""
     nums = sorted({e.line for e in entries})
-    return Text(_n("line %(lines)s", "lines %(lines)s"), num=len(nums), lines=TextList(nums))
+    return Text(_n("line %(lines)s", "lines %(lines)s"), num=len(nums),
+                lines=TextList(nums) if len(nums) <= MAX_LINES_LISTED else TextList(nums[:MAX_LINES_LISTED], "comma", True))
 
 
 def _symbol_colors(symbol: str) -> set[str]:
@@ -236,7 +251,7 @@ def _general_phrase(commanders: list[Card], identity: set[str]) -> Text:
                         general=name)
         return Text(N_("your general %(general)s allows only %(colors)s"), general=name,
                     colors=colors_text(identity))
-    names = TextList([c.name for c in commanders])
+    names = general_names([c.name for c in commanders])
     if not identity:
         return Text(N_("your generals %(generals)s are colourless, so only colourless cards are allowed"),
                     generals=names)
@@ -392,8 +407,9 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     banlist = effective_banlist(rs, banlist_add, banlist_remove)
     findings: list[Finding] = []
     add = findings.append
+    z, deck, read = _sort_zones(deck, pool)
+    _read_findings(read, add)
     _line_findings(deck, add)
-    z = _sort_zones(deck, pool)
     _unknown_findings(z.unknown, pool, add)
     _count_zones(z, rs)
     _read_generals(z, rs, add)
@@ -413,7 +429,8 @@ def check_deck(deck: ParsedDeck, pool: CardPool, ruleset, banlist_add: Iterable[
     return DeckCheck(
         legal=not any(f.severity == ERROR for f in findings),
         ruleset=rs.id,
-        commanders=list(dict.fromkeys(c.name if c is not None else e.name for e, c in z.commanders)),
+        commanders=[shown_name(n) for n in list(dict.fromkeys(c.name if c is not None else e.name
+                                                               for e, c in z.commanders))[:MAX_GENERALS_LISTED]],
         color_identity=color_identity,
         main_count=z.main_count,
         sideboard_count=z.side_count,
@@ -441,12 +458,16 @@ def _line_findings(deck: ParsedDeck, add) -> None:
             line=deck.ignored[0].line))
 
 
-def _sort_zones(deck: ParsedDeck, pool: CardPool) -> _Zones:
+def _sort_zones(deck: ParsedDeck, pool: CardPool) -> tuple[_Zones, ParsedDeck, list[ReadNote]]:
     """One pool look-up for every name in the list (a database pool answers it in one query), then each
-    entry with its card in its zone; schemes go to the scheme deck wherever they were listed."""
+    entry with its card in its zone; schemes go to the scheme deck wherever they were listed. The deck comes
+    back with the lines only the card data could read settled (ParsedDeck.fallbacks), with what was read
+    as a note or heading."""
     names = list(dict.fromkeys(e.name for lst in (deck.commanders, deck.main, deck.sideboard,
                                                    deck.companions, deck.schemes) for e in lst))
+    names.extend(name for name, _ in deck.fallbacks.values() if name is not None)
     get = (pool.resolve(names) if names else {}).get
+    deck, read = _settle_fallbacks(deck, get)
     unknown: dict[str, Entry] = {}
     schemes: Zone = []
     commanders = _zone(deck.commanders, get, unknown, None)
@@ -454,7 +475,73 @@ def _sort_zones(deck: ParsedDeck, pool: CardPool) -> _Zones:
     side = _zone(deck.sideboard, get, unknown, schemes)
     companions = _zone(deck.companions, get, unknown, None)
     schemes.extend(_zone(deck.schemes, get, unknown, None))
-    return _Zones(commanders, main, side, companions, schemes, unknown)
+    return _Zones(commanders, main, side, companions, schemes, unknown), deck, read
+
+
+def read_with_cards(deck: ParsedDeck, pool: CardPool) -> tuple[ParsedDeck, dict]:
+    """The deck as the check reads it (notes and headings settled by the card data, see ParsedDeck.fallbacks)
+    and every name it holds resolved, in one look-up: for code that uses a stored list's cards (swaps)."""
+    names = list(dict.fromkeys([*(e.name for e in deck.entries()),
+                                *(name for name, _ in deck.fallbacks.values() if name is not None)]))
+    resolved = pool.resolve(names) if names else {}
+    return _settle_fallbacks(deck, resolved.get)[0], resolved
+
+
+def _settle_fallbacks(deck: ParsedDeck, get) -> tuple[ParsedDeck, list[ReadNote]]:
+    """A line whose whole name is no card but which reads another way: "1 Sol Ring // ramp" as Sol Ring
+    with a note, a bare "Removal" above a group as a heading (left out). A name the card data knows always
+    stays a card ("Fire // Ice", a heading that is a card's name)."""
+    read = list(deck.notes)
+    if not deck.fallbacks:
+        return deck, read
+    changed = {}
+    for attr in ("commanders", "main", "sideboard", "companions", "schemes"):
+        kept = []
+        for e in getattr(deck, attr):
+            fallback = deck.fallbacks.get(e.line)
+            if fallback is None or get(e.name) is not None:
+                kept.append(e)
+            elif fallback[0] is None:
+                read.append(ReadNote(e.line, "heading", fallback[1]))
+            elif get(fallback[0]) is not None:
+                read.append(ReadNote(e.line, "note", fallback[1]))
+                kept.append(Entry(e.count, fallback[0], e.line, e.section, e.raw))
+            else:
+                kept.append(e)
+        changed[attr] = kept
+    return replace(deck, **changed), read
+
+
+_READ_AS = {
+    "note": _n("%(num)d note after a card was left out of its name: %(notes)s. Check that the card is the one you "
+               "meant.",
+               "%(num)d notes after cards were left out of their names: %(notes)s. Check that each card is the one "
+               "you meant."),
+    "heading": _n("%(num)d line was read as a category heading, not a card: %(notes)s. If it is a card, write it "
+                  "with a count, like \"1 Sol Ring\".",
+                  "%(num)d lines were read as category headings, not cards: %(notes)s. If one is a card, write it "
+                  "with a count, like \"1 Sol Ring\"."),
+}
+_READ_CODES = {"note": "READ_AS_NOTE", "heading": "READ_AS_HEADING"}
+MAX_NOTES_SHOWN = 10
+
+
+def _read_findings(read: list[ReadNote], add) -> None:
+    """ENCODING, READ_AS_NOTE and READ_AS_HEADING: one warning each, saying what the reader took how."""
+    for note in read:
+        if note.kind == "encoding":
+            add(Finding.of("ENCODING", WARNING, Text(N_(
+                "This file is not UTF-8, so it was read as %(encoding)s (what Windows' Notepad calls \"ANSI\"). "
+                "Check that accented card names read right; next time save the file as UTF-8 (in Notepad: File, "
+                "Save as, Encoding: UTF-8)."), encoding=note.text)))
+    for kind, code in _READ_CODES.items():
+        notes = sorted((n for n in read if n.kind == kind), key=lambda n: n.line or 0)
+        if not notes:
+            continue
+        shown = [Text(N_("line %(line)s: %(text)s"), line=n.line, text=f"“{n.text}”") for n in notes[:MAX_NOTES_SHOWN]]
+        add(Finding.of(code, WARNING, Text(_READ_AS[kind], num=len(notes),
+                                           notes=TextList(shown, "semicolon", len(notes) > MAX_NOTES_SHOWN)),
+                       line=notes[0].line))
 
 
 def _zone(entries: list[Entry], get, unknown: dict[str, Entry], schemes: Zone | None) -> Zone:
@@ -528,7 +615,7 @@ def _generals_from_sideboard(z: _Zones, read: Zone, add) -> None:
            "\"Commander\" heading.",
            "The list has no Commander section, so the sideboard's %(cards)s were read as your generals (MTGO "
            "and XMage keep the commander in the sideboard). If that is wrong, put the general under a "
-           "\"Commander\" heading."), num=len(read), cards=TextList([c.name for c in z.generals])),
+           "\"Commander\" heading."), num=len(read), cards=general_names([c.name for c in z.generals])),
         card=z.generals[0].name, line=read[0][0].line))
 
 
@@ -541,7 +628,7 @@ def _general_count_findings(z: _Zones, rs: Ruleset, add) -> None:
             "\"Commander: <name>\") above the other cards."))))
     distinct_generals = len({(c.name if c is not None else e.name) for e, c in commanders})
     if distinct_generals > rs.max_generals:
-        listed = TextList([c.name if c is not None else e.name for e, c in commanders])
+        listed = general_names([c.name if c is not None else e.name for e, c in commanders])
         if rs.max_generals == 1:
             text = Text(N_("%(ruleset)s allows one general; the list names %(count)d: %(cards)s."),
                         ruleset=rs.name, count=distinct_generals, cards=listed)
@@ -911,6 +998,25 @@ def bounded(findings: list[Finding]) -> list[Finding]:
             text = Text(N_("… and %(count)s more like the ones above. Fix those first, or check that this is the "
                            "right file."), count=Number(len(more)))
         out.append(Finding.of(code, more[0].severity, text, line=min(lines, default=None)))
+    return out
+
+
+def findings_within(findings: list[Finding], budget: int) -> list[dict]:
+    """The findings as JSON, in order, up to `budget` bytes; the rest counted in one more (an error when one
+    of them is), so a stored check stays near a real deck's size."""
+    out: list[dict] = []
+    used = 0
+    for i, f in enumerate(findings):
+        as_json = f.to_json()
+        used += len(json.dumps(as_json, ensure_ascii=False).encode("utf-8"))
+        if used > budget and i < len(findings) - 1:
+            rest = findings[i:]
+            severity = ERROR if any(r.severity == ERROR for r in rest) else WARNING
+            text = Text(N_("… and %(count)s more findings. Fix the ones above first, or check that this is the "
+                           "right file."), count=Number(len(rest)))
+            out.append(Finding.of(rest[0].code, severity, text, line=rest[0].line).to_json())
+            break
+        out.append(as_json)
     return out
 
 

@@ -29,6 +29,16 @@ class UnparsedLine:
     why: Text | None = None        # the reason as a translatable message (reason == str(why))
 
 
+@dataclass(frozen=True, slots=True)
+class ReadNote:
+    """How the reader took part of a line that is not a card, for a warning: `kind` is "note" (words after a
+    card: "1 Sol Ring - ramp"), "header" (a category heading: "Removal") or "encoding" (the file was read as
+    Windows-1252; `text` names the encoding)."""
+    line: int | None
+    kind: str
+    text: str
+
+
 @dataclass(slots=True)
 class ParsedDeck:
     commanders: list[Entry] = field(default_factory=list)
@@ -39,6 +49,11 @@ class ParsedDeck:
     dungeons: list[Entry] = field(default_factory=list)
     ignored: list[Entry] = field(default_factory=list)      # maybeboard
     unparsed: list[UnparsedLine] = field(default_factory=list)
+    notes: list[ReadNote] = field(default_factory=list)
+    # line -> (the name to read instead, or None for a category heading; the words left out) when the line's
+    # whole name is no card: "1 Sol Ring // ramp" is Sol Ring unless "Sol Ring // ramp" is a (split) card,
+    # and a bare "Removal" above a group is a heading unless a card is named so. Only the card data can tell.
+    fallbacks: dict[int, tuple[str | None, str]] = field(default_factory=dict)
 
     def entries(self):
         """Every entry that names a card the deck owns (maybeboard excluded)."""

@@ -4,8 +4,10 @@ Pure functions: no Flask, no database, no card database. The parser knows
 sections, counts and markers, never card types; moving Scheme cards found by
 type is a later step, after names are resolved.
 
-Formats: Arena/MTGO/Moxfield/Archidekt/Deckstats/TappedOut text (also Forge
-and XMage lines), Moxfield and Archidekt CSV exports, MTGO ``.dek`` XML.
+Formats: Arena/MTGO/Moxfield/Archidekt/Deckstats/TappedOut text (also Forge,
+XMage ``.dck`` and Magic Workstation ``.mwDeck`` lines), CSV exports (Moxfield,
+Archidekt, Dragon Shield; after Excel's ``sep=,`` line too), MTGO ``.dek`` and
+Cockatrice ``.cod`` XML. The content decides which, never the file name.
 
 Rules for the ambiguous cases:
 
@@ -46,7 +48,17 @@ Rules for the ambiguous cases:
 * Dungeons (``DUNGEON_NAMES``) go to ``dungeons`` from any section except the
   maybeboard, which is not part of the deck.
 * Counts below 1 or above 999, a count with no name and over-long lines are
-  reported as UnparsedLine; only blank lines, comments and headers are skipped.
+  reported as UnparsedLine; only blank lines, comments, headers and XMage
+  metadata (checked before the line length) are skipped.
+* A count comes first (``1 Sol Ring``, ``1x``, ``1 x``) or last (``Sol Ring
+  x1``); a set code in brackets before the name (``1 [M21] Mutavault``) is
+  dropped.
+* Notes after a card: `` - note`` and `` # note`` are never part of a card
+  name and are left out (ParsedDeck.notes); `` // note`` may be a split card's
+  second half, so the card data decides (ParsedDeck.fallbacks, settled in
+  the checks). A count-less line of a few plain words right above a counted
+  card line, in a list whose card lines mostly have counts, is a category
+  heading when no card has that name (ParsedDeck.fallbacks too).
 """
 from __future__ import annotations
 
@@ -58,7 +70,7 @@ from pathlib import PurePath
 from xml.parsers import expat
 
 from tournament.cards.names import name_key
-from tournament.decks.domain import N_, DeckInputError, Entry, Number, ParsedDeck, Text, UnparsedLine
+from tournament.decks.domain import N_, DeckInputError, Entry, Number, ParsedDeck, ReadNote, Text, UnparsedLine
 from tournament.games.dungeons import load_dungeons
 
 MAX_BYTES = 1_000_000
@@ -119,7 +131,7 @@ _LIST_FOR = {
 # Groups: prefix, count, name, stars, category. Anything else takes the general path.
 _NAME_CHARS = r"[^\s(\[*^#|:<](?:[^(\[*^#|:<\n]*[^\s(\[*^#|:<])?"
 _CARD_LINE = (
-    r"[ \t]*(?:((?i:sb|cm)):[ \t]*)?([1-9]\d{0,2})[xX]?[ \t]+(" + _NAME_CHARS + r")"
+    r"[ \t]*(?:((?i:sb|cm)):[ \t]*)?([1-9]\d{0,2})(?:[ \t]*[xX](?=[ \t]))?[ \t]+(" + _NAME_CHARS + r")"
     r"(?:[ \t]+\([A-Za-z0-9]{2,6}\)(?:[ \t]+[A-Za-z0-9][A-Za-z0-9\-★†]*)?)?"
     r"((?:[ \t]+\*[A-Za-z]{1,8}\*)*)"
     r"(?:[ \t]+\[([^\[\]\n]*)\])?"
@@ -130,7 +142,12 @@ _CARD_LINE = (
 _LINES = re.compile(r"^(" + _CARD_LINE + r"|.*)$", re.M)
 _HEADER = re.compile(r"\[?\s*([A-Za-z][A-Za-z ]*?)\s*\]?\s*:?\s*(?:\(\s*\d+\s*\))?\s*:?")
 _INLINE = re.compile(r"([A-Za-z]+)\s*:\s*(\S.*)")
-_COUNT = re.compile(r"(-?\d+)[xX]?(?:\s+|$)")
+_COUNT = re.compile(r"(-?\d+)(?:\s*[xX](?=\s|$))?(?:\s+|$)")
+_COUNT_AFTER = re.compile(r"\s+(?:[xX]\s*(\d{1,3})|(\d{1,3})[xX])$")     # "Sol Ring x1", "Mountain 39x"
+_SET_FIRST = re.compile(r"\[[A-Za-z0-9]{2,6}\]\s+(?=\S)")                 # Magic Workstation "1 [M21] Mutavault"
+# A bare category heading above a group ("Removal", "Card Draw:", "Ramp (10)"): a few plain words.
+_HEADING = re.compile(r"[A-Za-z][A-Za-z&/+\- ]{0,29}:?")
+_MAX_NOTE = 80
 _SPECIAL = re.compile(r"[(\[*^#|<]")
 _XMAGE_META = re.compile(r"(?:NAME|LAYOUT [A-Z]+)\s*:")
 _BRACKETS = "《》【】「」『』"
@@ -145,6 +162,7 @@ _TAIL_REV = re.compile(
     r"|\^[^^]*\^"
     r"|" + _COLLECTOR_REV + r"\](?P<cat>[^\[\]]*)\["
     r"|" + _COLLECTOR_REV + r"\)[A-Za-z0-9]{2,6}\("
+    r"|\)\d\("                                          # Magic Workstation's art variant: "Plains (2)"
     r")")
 _XMAGE_SET = re.compile(r"\[[A-Za-z0-9]*:[^\]]*\]\s*")
 _NOTE = re.compile(r"\s#(.*)$")
@@ -167,8 +185,9 @@ _CSV_BOARDS = {
     "scheme": "scheme", "schemes": "scheme", "dungeon": "dungeon", "dungeons": "dungeon",
 }
 
-_NOT_UTF8 = Text(N_("The file is not a UTF-8 text file. Export the deck as plain text (UTF-8) and upload it "
-                    "again, or paste the list into the box."))
+_NOT_UTF8 = Text(N_("The file is not UTF-8 text, and it does not read as Windows-1252 either. Save it as UTF-8 "
+                    "(in Notepad: File, Save as, Encoding: UTF-8; in Excel: Save as \"CSV UTF-8\") or export "
+                    "the deck again as text, then upload it again, or paste the list into the box."))
 _BINARY = Text(N_("This is not a text decklist: it contains binary data. Export the deck as text (one card per "
                   "line) from your deck site and paste or upload that."))
 _EMPTY = Text(N_('The decklist is empty. Paste the deck, one card per line, like "1 Sol Ring".'))
@@ -183,13 +202,18 @@ def parse_decklist(text: str) -> ParsedDeck:
 
 
 def parse_upload(data: bytes, filename: str | None = None) -> ParsedDeck:
-    """Parse an uploaded file: MTGO .dek XML, a CSV export or plain text.
+    """Parse an uploaded file: MTGO .dek or Cockatrice .cod XML, a CSV export, or text (Arena, MTGO,
+    Magic Workstation .mwDeck, XMage .dck, Forge ...).
 
     The content decides; the file name only breaks ties (a ``.csv`` with no
     recognisable header is refused rather than read as card names).
     """
-    text, lines, dirty = _checked_lines(read_decklist_text(data))
-    return _dispatch(text, lines, dirty, PurePath(filename).suffix.lower() if filename else "")
+    text, encoding = decode_decklist(data)
+    text, lines, dirty = _checked_lines(text)
+    deck = _dispatch(text, lines, dirty, PurePath(filename).suffix.lower() if filename else "")
+    if encoding is not None:
+        deck.notes.insert(0, ReadNote(None, "encoding", encoding))
+    return deck
 
 
 def first_control_line(text: str) -> int | None:
@@ -200,16 +224,25 @@ def first_control_line(text: str) -> int | None:
 
 
 def read_decklist_text(data: bytes) -> str:
-    """Decode an upload: UTF-8 (BOM optional), UTF-16/32 with BOM, BOM-less UTF-16."""
+    """Decode an upload: UTF-8 (BOM optional), UTF-16/32 with BOM, BOM-less UTF-16, Windows-1252."""
+    return decode_decklist(data)[0]
+
+
+def decode_decklist(data: bytes) -> tuple[str, str | None]:
+    """(the text, None) for UTF-8/16/32; (the text, "Windows-1252") for a Notepad "ANSI" file in a Western
+    language, read that way rather than refused: it is what Windows' Notepad saved for years, card names
+    only ever need its accented Latin letters ("Lim-Dûl", "Jötun"), and the player is warned to check them.
+    Bytes that do not read as Latin text that way (Shift-JIS, GBK, binary) are refused with how to save
+    the file as UTF-8."""
     if len(data) > MAX_BYTES:
         raise DeckInputError(_too_big(len(data)))
     try:
         if data.startswith(codecs.BOM_UTF8):
-            return data[3:].decode("utf-8")
+            return data[3:].decode("utf-8"), None
         if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-            return data.decode("utf-32")
+            return data.decode("utf-32"), None
         if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            return data.decode("utf-16")
+            return data.decode("utf-16"), None
     except UnicodeDecodeError:
         raise DeckInputError(_NOT_UTF8) from None
     if b"\x00" in data:
@@ -217,13 +250,37 @@ def read_decklist_text(data: bytes) -> str:
         if encoding is None:
             raise DeckInputError(_BINARY)
         try:
-            return data.decode(encoding)
+            return data.decode(encoding), None
         except UnicodeDecodeError:
             raise DeckInputError(_BINARY) from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), None
     except UnicodeDecodeError:
-        raise DeckInputError(_NOT_UTF8) from None
+        pass
+    text = _windows_1252(data)
+    if text is None:
+        raise DeckInputError(_NOT_UTF8)
+    return text, WINDOWS_1252
+
+
+WINDOWS_1252 = "Windows-1252"
+# What a Western-language "ANSI" file holds beyond ASCII: accented letters and typographic punctuation.
+_LATIN_EXTRA = re.compile(r"[^\x00-\x7f\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2022\u2026"
+                          r"\u2122\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
+_TWO_ACCENTS = re.compile(r"[\u0080-\uffff]{2,}")        # Latin card names never have two in a row
+
+
+def _windows_1252(data: bytes) -> str | None:
+    """The bytes as Windows-1252 when they read as Latin text that way, else None: Shift-JIS and GBK bytes
+    decode to runs of accented letters and symbols, binary to control characters."""
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    high = sum(1 for ch in text if ord(ch) > 0x7f)
+    if _LATIN_EXTRA.search(text) or _TWO_ACCENTS.search(text) or (high > 8 and high * 20 > len(text)):
+        return None
+    return text
 
 
 # ---------------------------------------------------------------- input checks
@@ -281,21 +338,40 @@ def _dispatch(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedDe
 
 
 def _parse_any(text: str, lines: list[str], dirty: bool, suffix: str) -> ParsedDeck:
-    first_at, first = next((i, line.strip()) for i, line in enumerate(lines) if line.strip())
+    """The reader the content asks for: XML by its root element, CSV by its header row (after Excel's
+    "sep=," line), text otherwise. The suffix only decides a refusal's wording."""
+    first_at, first = _first_line(lines, 0)
     if first.startswith("<"):
         low = first[:15].lower()
         if low.startswith(("<!doctype html", "<html")):
             raise DeckInputError(Text(N_("This is a web page, not a decklist. Use your deck site's export (text, "
-                                         "CSV or MTGO .dek) and paste or upload that.")))
-        if low.startswith(("<?xml", "<deck", "<!doctype")) or suffix == ".dek":
-            return _parse_dek(text, lines)
-    header = _csv_header(first)
+                                         "CSV, MTGO .dek or Cockatrice .cod) and paste or upload that.")))
+        if low.startswith(("<?xml", "<deck", "<!doctype", "<cockatrice")) or suffix in (".dek", ".cod"):
+            return _parse_xml(text, lines)
+    separator = _SEP_LINE.fullmatch(first)
+    if separator is not None:                      # Excel's "sep=," line (Dragon Shield's export has it)
+        if first_at + 1 >= len(lines):
+            raise DeckInputError(_NO_CSV_HEADER)
+        first_at, first = _first_line(lines, first_at + 1)
+    header = _csv_header(first, separator.group(1) if separator else None)
     if header is not None:
         return _parse_csv(lines, first_at, *header)
-    if suffix == ".csv" and ("," in first or ";" in first):
-        raise DeckInputError(Text(N_("The CSV file has no header row with Count (or Quantity) and Name columns. "
-                                     "Export it again from Moxfield or Archidekt, or paste the list as text.")))
+    if separator is not None or (suffix == ".csv" and ("," in first or ";" in first)):
+        raise DeckInputError(_NO_CSV_HEADER)
     return _parse_text(text, lines, dirty)
+
+
+_SEP_LINE = re.compile(r'"?sep=(.)"?[,;\t]*', re.I)
+_NO_CSV_HEADER = Text(N_("The CSV file has no header row with Count (or Quantity) and Name columns. Export it "
+                         "again from your deck site or collection app, or paste the list as text."))
+
+
+def _first_line(lines: list[str], start: int) -> tuple[int, str]:
+    """The first line from `start` that is not blank, stripped, and its index (the last line if none)."""
+    for i in range(start, len(lines)):
+        if lines[i].strip():
+            return i, lines[i].strip()
+    return len(lines) - 1, ""
 
 
 # ---------------------------------------------------------------- placing cards
@@ -355,8 +431,8 @@ _CONTROL_CHARACTERS = Text(N_("control characters in the line"))
 _NO_NAME = Text(N_("no card name"))
 
 
-def _shown(text: str) -> str:
-    return text if len(text) <= 120 else text[:120] + "…"
+def _shown(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _category_flag(categories: str) -> str | None:
@@ -392,19 +468,22 @@ def _header(text: str) -> str | None:
     return section
 
 
-def _strip_markers(rest: str) -> tuple[str, str | None]:
-    """Remove set codes, collector numbers, foil marks and tags from the end of a card line."""
-    flag = None
+def _strip_markers(rest: str) -> tuple[str, str | None, str | None]:
+    """Remove set codes, collector numbers, foil marks and tags from a card line: (the rest, a section flag
+    or None, a "# note" or None)."""
+    flag = note = None
     if "|" in rest:                                  # Forge "Sol Ring|C21|1"
         rest = rest.split("|", 1)[0]
-    if rest.startswith("["):                         # XMage "[C21:263] Sol Ring"
-        m = _XMAGE_SET.match(rest)
+    if rest.startswith("["):                         # XMage "[C21:263] Sol Ring", Magic Workstation "[M21] Mutavault"
+        m = _XMAGE_SET.match(rest) or _SET_FIRST.match(rest)
         if m:
             rest = rest[m.end():]
-    m = _NOTE.search(rest) if "#" in rest else None  # Deckstats "#!Commander"
+    m = _NOTE.search(rest) if "#" in rest else None  # Deckstats "#!Commander", a player's "# ramp"
     if m:
         if "!commander" in m.group(1).lower():
             flag = "commander"
+        elif m.group(1).strip():
+            note = m.group(1).strip()
         rest = rest[:m.start()]
     backwards = rest[::-1]
     at = 0
@@ -418,41 +497,50 @@ def _strip_markers(rest: str) -> tuple[str, str | None]:
         at = m.end()
     if at:
         rest = backwards[at:][::-1]
-    return rest, flag
+    return rest, flag, note
 
 
-def _read_card(text: str) -> tuple[int, str, str | None] | Text:
-    """(count, name, flag) for a card line, or why it cannot be read."""
+def _read_card(text: str) -> tuple[int, str, str | None, str | None, bool] | Text:
+    """(count, name, flag, note, whether a count was written) for a card line, or why it cannot be read.
+    The count comes first ("1 Sol Ring", "1x", "1 x") or last ("Sol Ring x1")."""
     m = _COUNT.match(text)
+    written = m is not None
     if m:
-        count = int(m.group(1))
-        problem = _count_problem(count)
-        if problem:
-            return problem
         rest = text[m.end():]
+        count = int(m.group(1))
     else:
-        count, rest = 1, text
-    flag = None
+        rest = text
+        after = _COUNT_AFTER.search(text) if text[-1] in "xX0123456789" else None
+        if after is not None:
+            count, rest, written = int(after.group(1) or after.group(2)), text[:after.start()], True
+        else:
+            count = 1
+    if written and (problem := _count_problem(count)):
+        return problem
+    flag = note = None
     if _SPECIAL.search(rest):
-        rest, flag = _strip_markers(rest)
+        rest, flag, note = _strip_markers(rest)
     name = " ".join(rest.split())
     if not name.isascii():
         name = name.strip(_BRACKETS + " ")
     if not name:
         return _NO_NAME
-    return count, name, flag
+    return count, name, flag, note, written
 
 
 class _TextRead:
     """Where one pass over a text decklist stands: the section lines go to, what the text has shown so far
     (headers, prefixes, a marked general) and where its blank-separated blocks start, which the blank-line
-    conventions need afterwards."""
-    __slots__ = ("lists", "unparsed", "section", "held", "board_header", "any_header", "prefixed", "marked",
-                 "header_first", "seen", "gap", "block_starts", "fast", "quick")
+    conventions need afterwards; and the lines with no count, which may be category headings."""
+    __slots__ = ("lists", "unparsed", "notes", "fallbacks", "section", "held", "board_header", "any_header",
+                 "prefixed", "marked", "header_first", "seen", "gap", "block_starts", "fast", "quick", "counted",
+                 "countless", "headed", "bare")
 
     def __init__(self, deck: ParsedDeck, fast: bool):
         self.lists = _lists(deck)
         self.unparsed = deck.unparsed
+        self.notes = deck.notes
+        self.fallbacks = deck.fallbacks
         self.section = "main"
         self.held = 0                       # cards the current section held when it was opened
         self.board_header = self.any_header = self.prefixed = self.marked = self.header_first = False
@@ -460,12 +548,18 @@ class _TextRead:
         self.block_starts: list[int] = []   # line numbers where the 2nd, 3rd... blank-separated block begins
         self.fast = fast                    # no control characters and no over-long line anywhere
         self.quick = fast                   # ... and not in an About section: common card lines take the quick path
+        self.counted = self.countless = 0   # card lines with a count written, and without
+        self.headed: list[tuple[int, str]] = []  # count-less plain words right above a counted card line
+        self.bare: tuple[int, str] | None = None  # the last non-blank line, when it was count-less plain words
 
 
 def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
-    """One pass over the lines; blank-line conventions are settled afterwards."""
+    """One pass over the lines; blank-line conventions and category headings are settled afterwards."""
     deck = ParsedDeck()
-    r = _TextRead(deck, not dirty and max(map(len, lines)) <= MAX_LINE_LENGTH)
+    fast = not dirty and max(map(len, lines)) <= MAX_LINE_LENGTH
+    if not fast and not dirty:               # XMage's LAYOUT lines are long, and metadata
+        fast = all(len(line) <= MAX_LINE_LENGTH or _XMAGE_META.match(line.lstrip()) for line in lines)
+    r = _TextRead(deck, fast)
     for number, (line, prefix, count, name, stars, category) in enumerate(_LINES.findall(text), 1):
         if r.quick and count:
             _quick_card(r, number, line, prefix, count, name, stars, category)
@@ -473,6 +567,9 @@ def _parse_text(text: str, lines: list[str], dirty: bool) -> ParsedDeck:
             _text_line(r, number, line, dirty)
     if r.block_starts and not r.board_header and not r.prefixed:
         _settle_blocks(deck, r.block_starts, r.marked, r.header_first, r.any_header)
+    if r.headed and r.counted > 2 * r.countless:
+        for number, words in r.headed:                 # the card data decides: see ParsedDeck.fallbacks
+            deck.fallbacks[number] = (None, words)
     return deck
 
 
@@ -485,6 +582,8 @@ def _quick_card(r: _TextRead, number: int, line: str, prefix: str, count: str, n
         name = " ".join(name.split())
     if not name.isascii():
         name = " ".join(name.split()).strip(_BRACKETS + " ")
+    if "/" in name or " - " in name:
+        name = _after_name(r, number, name)
     sec = r.section
     if prefix:
         r.prefixed = True
@@ -496,9 +595,28 @@ def _quick_card(r: _TextRead, number: int, line: str, prefix: str, count: str, n
         sec = "commander"
         r.marked = True
     _note_card(r, number)
+    r.counted += 1
+    if r.bare is not None:
+        r.headed.append(r.bare)
+        r.bare = None
     if name.lower().endswith(_DUNGEON_ENDINGS) and sec != "maybeboard" and name_key(name) in _DUNGEON_KEYS:
         sec = "dungeon"
     r.lists[sec].append(_make_entry(count, name, number, sec, line))
+
+
+def _after_name(r: _TextRead, number: int, name: str) -> str:
+    """A note after the card's name: " - ramp" is never part of a card name, so it is left out (and said);
+    " // ramp" may be a split card's second half, so the card data decides (ParsedDeck.fallbacks)."""
+    if " - " in name:
+        head, _, note = name.partition(" - ")
+        if head.strip():
+            r.notes.append(ReadNote(number, "note", _shown(note.strip(), _MAX_NOTE)))
+            name = head.strip()
+    if "//" in name and name.isascii():
+        head, _, note = name.partition("//")
+        if head.strip() and note.strip():
+            r.fallbacks[number] = (head.strip(), _shown(note.strip(), _MAX_NOTE))
+    return name
 
 
 def _note_card(r: _TextRead, number: int) -> None:
@@ -519,6 +637,9 @@ def _text_line(r: _TextRead, number: int, line: str, dirty: bool) -> None:
     if not s:
         r.gap = r.seen
         _end_general_section(r)         # "Commander, 1 X, blank, 1 Sol Ring...": the deck has begun
+        return
+    r.bare = None
+    if s[0] in "NL" and _XMAGE_META.match(s):     # XMage's NAME: and LAYOUT lines (long ones too)
         return
     if len(s) > MAX_LINE_LENGTH:
         r.unparsed.append(_unparsed(number, _shown(s), _TOO_LONG))
@@ -587,12 +708,26 @@ def _card_line(r: _TextRead, number: int, s: str, line_section: str | None, line
     if type(got) is Text:
         r.unparsed.append(_unparsed(number, _shown(s), got))
         return
-    count, name, flag = got
+    count, name, flag, note, written = got
+    if note is not None:
+        r.notes.append(ReadNote(number, "note", _shown(note, _MAX_NOTE)))
+    if "/" in name or " - " in name:
+        name = _after_name(r, number, name)
     if flag is not None:
         line_section = flag
         if flag == "commander":
             r.marked = True
     _note_card(r, number)
+    if written:
+        r.counted += 1
+        if r.bare is not None:
+            r.headed.append(r.bare)
+    else:
+        r.countless += 1
+        section = line_section or r.section
+        if section not in ("commander", "companion") and not line_section and _HEADING.fullmatch(name) \
+                and len(name.split()) <= 4:
+            r.bare = (number, name)
     _place(r.lists, count, name, number, line_section or r.section, line)
 
 
@@ -639,12 +774,13 @@ def _settle_blocks(deck: ParsedDeck, block_starts: list[int], marked: bool,
 
 # ---------------------------------------------------------------- CSV
 
-def _csv_header(line: str) -> tuple[str, int, int, int | None, tuple[int, ...]] | None:
+def _csv_header(line: str, separator: str | None = None
+                ) -> tuple[str, int, int, int | None, tuple[int, ...]] | None:
     """(delimiter, count, name, board, category columns) when `line` is a CSV export header."""
     low = line.lower()
     if "name" not in low and "card" not in low:
         return None
-    for delimiter in (",", ";", "\t"):
+    for delimiter in ((separator,) if separator else (",", ";", "\t")):
         if delimiter not in line:
             continue
         cells = [" ".join(c.lower().split()) for c in next(csv.reader([line], delimiter=delimiter))]
@@ -707,17 +843,21 @@ def _parse_csv(lines: list[str], header_at: int, delimiter: str, count_col: int,
     return deck
 
 
-# ---------------------------------------------------------------- MTGO .dek
+# ---------------------------------------------------------------- MTGO .dek and Cockatrice .cod
 
-def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
-    """MTGO .dek XML, read with expat (what ElementTree uses underneath) for exact line numbers.
+def _parse_xml(text: str, lines: list[str]) -> ParsedDeck:
+    """MTGO .dek (``<Deck>`` with ``<Cards Quantity Name Sideboard>``) or Cockatrice .cod
+    (``<cockatrice_deck>`` with ``<zone name="main|side|tokens">`` holding ``<card number name>``), read
+    with expat (what ElementTree uses underneath) for exact line numbers.
 
-    DOCTYPE and ENTITY declarations are refused outright: deck files never have
-    them, and that closes entity-expansion and external-entity attacks.
+    Both clients keep the general in the sideboard: a sideboard of exactly one card with quantity 1 is the
+    general. Cockatrice's tokens zone holds play aids, not deck cards, and is left out. DOCTYPE and ENTITY
+    declarations are refused outright: deck files never have them, and that closes entity-expansion and
+    external-entity attacks.
     """
     deck = ParsedDeck()
     rows = []
-    for number, attrs in _dek_cards(text):
+    for number, attrs in _xml_cards(text):
         row = _dek_row(number, attrs, lines, deck.unparsed)
         if row is not None:
             rows.append(row)
@@ -730,38 +870,55 @@ def _parse_dek(text: str, lines: list[str]) -> ParsedDeck:
     return deck
 
 
-def _dek_cards(text: str) -> list[tuple[int, dict[str, str]]]:
-    """The <Cards> elements of an MTGO deck, each with its line number; DeckInputError for a file that is
-    not valid XML, not a <Deck>, or declares a DOCTYPE or entities."""
-    refused = DeckInputError(Text(N_("The .dek file declares a DOCTYPE or entities, which MTGO deck files never "
-                                     "do. Export the deck again from MTGO, or paste it as text.")))
+_COD_ZONES = {"main": "false", "side": "true", "sideboard": "true"}
+
+
+def _xml_cards(text: str) -> list[tuple[int, dict[str, str]]]:
+    """The cards of an MTGO or Cockatrice deck, each with its line number, as .dek attributes (Quantity,
+    Name, Sideboard); DeckInputError for a file that is not valid XML, neither deck, or declares a DOCTYPE
+    or entities."""
+    refused = DeckInputError(Text(N_("The deck file declares a DOCTYPE or entities, which MTGO and Cockatrice "
+                                     "deck files never do. Export the deck again, or paste it as text.")))
     if _MARKUP.search(text):
         raise refused
     parser = expat.ParserCreate()
     root: list[str] = []
+    zone: list[str | None] = [None]
     cards: list[tuple[int, dict[str, str]]] = []
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         if not root:
             root.append(tag)
-        elif tag == "Cards":
-            cards.append((parser.CurrentLineNumber, attrs))
+        elif root[0] == "Deck":
+            if tag == "Cards":
+                cards.append((parser.CurrentLineNumber, attrs))
+        elif tag == "zone":
+            zone[0] = _COD_ZONES.get(attrs.get("name", "").strip().lower())
+        elif tag == "card" and zone[0] is not None:
+            cards.append((parser.CurrentLineNumber, {"Quantity": attrs.get("number", "1"),
+                                                     "Name": attrs.get("name", ""), "Sideboard": zone[0]}))
+
+    def end(tag: str) -> None:
+        if tag == "zone":
+            zone[0] = None
 
     def refuse(*_args) -> None:
         raise refused
 
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.StartDoctypeDeclHandler = refuse
     parser.EntityDeclHandler = refuse
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
-        raise DeckInputError(Text(N_("The .dek file is not valid XML (%(error)s, line %(line)s). Export the deck "
-                                     "again from MTGO, or paste it as text."),
+        raise DeckInputError(Text(N_("The deck file is not valid XML (%(error)s, line %(line)s). Export the deck "
+                                     "again from MTGO or Cockatrice, or paste it as text."),
                                   error=expat.ErrorString(exc.code), line=exc.lineno)) from None
-    if root != ["Deck"]:
-        raise DeckInputError(Text(N_("This XML file is not an MTGO deck: it starts with <%(tag)s>, not <Deck>. "
-                                     "Export the deck from MTGO as .dek, or paste it as text."),
+    if root not in (["Deck"], ["cockatrice_deck"]):
+        raise DeckInputError(Text(N_("This XML file is not a deck file we read: it starts with <%(tag)s>, not "
+                                     "<Deck> (MTGO .dek) or <cockatrice_deck> (Cockatrice .cod). Export the deck "
+                                     "as one of those, or paste it as text."),
                                   tag=root[0] if root else "?"))
     return cards
 
@@ -773,7 +930,7 @@ def _dek_row(number: int, attrs: dict[str, str], lines: list[str], unparsed: lis
     quantity = attrs.get("Quantity", "1").strip()
     name = " ".join(attrs.get("Name", "").split())
     if len(raw) > MAX_LINE_LENGTH:
-        raw = f'<Cards Quantity="{quantity}" Name="{name}" />'
+        raw = f'<Cards Quantity="{quantity}" Name="{_shown(name)}" />'
     problem = None
     if not quantity.lstrip("-").isdigit():
         problem = Text(N_("quantity %(quantity)s is not a number"), quantity=repr(quantity))

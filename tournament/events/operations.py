@@ -20,6 +20,7 @@ from ..decks.checks import check_deck
 from ..decks.operations import app_bracket_rules
 from ..decks.domain import DeckInputError
 from ..decks.parser import parse_upload, read_decklist_text
+from ..decks.storage import stored_text
 from .. import signals
 from ..web import links, throttle
 from ..errors import Forbidden, NotFound, Refused
@@ -384,8 +385,8 @@ def submit_decklist(reg: Registration, data: bytes, user: User | None = None,
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
-        text = read_decklist_text(data).removeprefix("\ufeff")
         parsed = parse_upload(data, filename)
+        text = stored_text(read_decklist_text(data).removeprefix("\ufeff"), parsed)
     except DeckInputError as e:
         raise Refused(str(e), field="decklist") from None
     if user is None:

@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from ..auth.models import User
 from ..cards.models import utcnow
 from ..cards.repository import DbCardPool
+from ..decks.checks import read_with_cards
 from ..decks.operations import app_bracket_rules
 from ..decks.parser import parse_decklist
 from ..decks.rulesets import get_ruleset
@@ -191,9 +192,7 @@ def registered_lists(reg: Registration) -> DeckLists:
     if reg.deck is None:
         raise Refused(_("%(name)s has no registered decklist, so there is nothing to swap. Submit the list "
                         "(or ask a judge) first.", name=reg.name), status=409)
-    parsed = parse_decklist(reg.deck.text)
-    names = list(dict.fromkeys(e.name for e in parsed.entries()))
-    resolved = DbCardPool().resolve(names) if names else {}
+    parsed, resolved = read_with_cards(parse_decklist(reg.deck.text), DbCardPool())
     return domain.lists_from_parsed(parsed, lambda n: resolved[n].name if resolved.get(n) is not None else n)
 
 
