@@ -1,0 +1,58 @@
+"""Ratings read from the database (nothing is stored): each event's confirmed pod and match results, in a fixed
+order, rated by tournament.ratings.domain. Per series, players are the series' people (who is who as the series
+decided it); across the server, a player is their player ID where they registered with one, else their name."""
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from ..events.models import Event, Registration
+from ..events.open_data_ops import series_events
+from ..extensions import db
+from ..rounds import operations as round_ops
+from ..rounds.models import Round
+from . import domain
+
+
+def event_games(event: Event, key_of) -> list[domain.Game]:
+    """The event's confirmed games (pods and matches, the top cut's too) by round and table; `key_of(reg_id)` is
+    the rated player (None: not rated, the game is rated among the others)."""
+    games = []
+    for t in round_ops.scored_tables(event):          # by round, then table
+        if t.kind == "bye" or t.result_state != "confirmed":
+            continue
+        if t.kind == "pod":
+            order = sorted((s for s in t.seats if s.eliminated_order is not None), key=lambda s: s.eliminated_order)
+            places = domain.pod_places([s.registration_id for s in t.seats if s.survived],
+                                       [s.registration_id for s in order])
+        else:
+            places = domain.match_places([s.registration_id for s in t.seats], [g.winner_id for g in t.games])
+        keyed = {key_of(p): place for p, place in places.items() if key_of(p) is not None}
+        games.append(domain.Game(keyed))
+    return games
+
+
+def series_ratings(series) -> list[dict]:
+    """The series' people by rating, best first (rank, player: the person's id, name, rating, mu, sigma, games)."""
+    games = []
+    for event, person_of in sorted(series_events(series), key=lambda x: (x[0].date is None, x[0].date, x[0].id)):
+        games += event_games(event, person_of.get)
+    return domain.ranked(domain.rate(games), {p.id: p.name for p in series.players})
+
+
+def player_key(reg: Registration) -> str:
+    return f"id:{reg.player_id}" if reg.player_id else f"name:{reg.search_key or reg.name.casefold()}"
+
+
+def server_ratings() -> list[dict]:
+    """Every player of the server's events (those with a published round: their standings are public) by rating,
+    best first; `player` is "id:<player ID>" or "name:<name>" and is never shown (a player ID is private): rows
+    carry the name as last registered."""
+    published = sa.select(Round.event_id).where(Round.status != "draft")
+    events = db.session.execute(sa.select(Event).where(Event.id.in_(published))
+                                .order_by(Event.date.is_(None), Event.date, Event.id)).scalars()
+    games, names = [], {}
+    for event in events:
+        keys = {r.id: player_key(r) for r in event.registrations}
+        names.update({keys[r.id]: r.name for r in event.registrations})
+        games += event_games(event, keys.get)
+    return domain.ranked(domain.rate(games), names)
