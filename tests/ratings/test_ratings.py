@@ -2,13 +2,15 @@
 the same ratings back), shown on the series page, the player's history and the API; and the series' open data."""
 from __future__ import annotations
 
+import json
 import random
 
 import jsonschema
 import pytest
 
 from tests.api.apidoc import Checked, refused
-from tests.api.test_api_open_data import _schema
+from tournament.events import operations as events
+from tournament.events.open_data_models import SCHEMAS
 from tournament.ratings import domain
 from tournament.rounds import operations as rounds
 from tournament.series import operations as series_ops
@@ -65,11 +67,13 @@ def league(db, client, make_round, judge, organizer):
 
 
 def _set_winner(table, winner: int) -> None:
-    """A finished event's result as a later correction leaves it (the rows the ratings are read from)."""
+    """A finished event's result as a later correction leaves it (the rows the ratings are read from), logged as
+    every correction is (which bumps the event's state version)."""
     losers = [s for s in table.seats if s.registration_id != winner]
     for s in table.seats:
         s.survived = s.registration_id == winner
         s.eliminated_order = None if s.survived else losers.index(s) + 1
+    events.log(table.round.event, "judge:Jan Judge", "result.correct", round=table.round.number, table=table.number)
 
 
 def test_a_correction_re_rates_and_undoing_it_gives_the_same_ratings(db, client, league, make_round, judge):
@@ -122,7 +126,8 @@ def test_the_series_open_data(client, league):
     series, first, _rnd = league
     api = Checked(client)
     data = api.get(f"/series/{series.id}/open-data").get_json()
-    jsonschema.validate(data, _schema("open-data-series-v1.schema.json"), cls=jsonschema.Draft202012Validator)
+    schema = json.loads((SCHEMAS / "open-data-series-v1.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, schema, cls=jsonschema.Draft202012Validator)
     assert [e["event"]["name"] for e in data["events"]] == ["Week 1", "Week 2"]
     assert len(data["people"]) == 8 and all(len(p["entries"]) == 2 for p in data["people"])
     regs = {r.id for r in first.registrations}

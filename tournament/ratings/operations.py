@@ -1,15 +1,21 @@
 """Ratings read from the database (nothing is stored): each event's confirmed pod and match results, in a fixed
-order, rated by tournament.ratings.domain. Per series, players are the series' people (who is who as the series
+order, rated by tournament.ratings.domain, and kept per process keyed by the events' state versions (every
+logged change bumps them). Per series, players are the series' people (who is who as the series
 decided it); across the server, a player is their player ID where they registered with one, else their name."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 import sqlalchemy as sa
+from flask import current_app
 
 from ..events.models import Event, Registration
 from ..events.open_data_ops import series_events
 from ..extensions import db
 from ..rounds import operations as round_ops
 from ..rounds.models import Round
+from ..series.models import SeriesEvent, SeriesResult
 from . import domain
 
 
@@ -31,12 +37,46 @@ def event_games(event: Event, key_of) -> list[domain.Game]:
     return games
 
 
+_CACHE_LOCK = threading.Lock()
+CACHE_SIZE = 32
+
+
+def _cached(key: tuple, compute) -> list[dict]:
+    """The ratings for `key` (the events' state versions and who is who: any result change bumps its event's
+    version, so a stale answer cannot be served), computed once per key in this process (per app: one database)."""
+    cache = current_app.extensions.setdefault("ratings_cache", OrderedDict())
+    with _CACHE_LOCK:
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+    value = compute()
+    with _CACHE_LOCK:
+        cache[key] = value
+        while len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
+    return value
+
+
+def _versions(event_ids) -> tuple:
+    return tuple(db.session.execute(sa.select(Event.id, Event.state_version).where(Event.id.in_(event_ids))
+                                    .order_by(Event.id)).all())
+
+
 def series_ratings(series) -> list[dict]:
     """The series' people by rating, best first (rank, player: the person's id, name, rating, mu, sigma, games)."""
+    people = tuple(db.session.execute(
+        sa.select(SeriesResult.id, SeriesResult.series_player_id, SeriesEvent.event_id).join(SeriesEvent)
+        .where(SeriesEvent.series_id == series.id).order_by(SeriesResult.id)).all())
+    names = tuple(sorted((p.id, p.name) for p in series.players))
+    key = ("series", series.id, _versions({e for _r, _p, e in people if e is not None}), people, names)
+    return _cached(key, lambda: _series_ratings(series, dict(names)))
+
+
+def _series_ratings(series, names: dict) -> list[dict]:
     games = []
     for event, person_of in sorted(series_events(series), key=lambda x: (x[0].date is None, x[0].date, x[0].id)):
         games += event_games(event, person_of.get)
-    return domain.ranked(domain.rate(games), {p.id: p.name for p in series.players})
+    return domain.ranked(domain.rate(games), names)
 
 
 def player_key(reg: Registration) -> str:
@@ -48,6 +88,11 @@ def server_ratings() -> list[dict]:
     best first; `player` is "id:<player ID>" or "name:<name>" and is never shown (a player ID is private): rows
     carry the name as last registered."""
     published = sa.select(Round.event_id).where(Round.status != "draft")
+    ids = db.session.execute(sa.select(Event.id).where(Event.id.in_(published))).scalars()
+    return _cached(("server", _versions(list(ids))), lambda: _server_ratings(published))
+
+
+def _server_ratings(published) -> list[dict]:
     events = db.session.execute(sa.select(Event).where(Event.id.in_(published))
                                 .order_by(Event.date.is_(None), Event.date, Event.id)).scalars()
     games, names = [], {}
