@@ -172,3 +172,23 @@ def test_outcomes_per_seat_pure():
     jsonschema.validate(doc, _schema(), cls=jsonschema.Draft202012Validator)
     text = open_data.to_csv(doc)
     assert text.splitlines()[1].startswith("1,1,swiss,1,match,1,1,7,n7,G7,confirmed,draw,,1,,,")
+    doc["players"][0]["name"] = "=HYPERLINK(\"http://x\")"                   # a spreadsheet formula as a name
+    rows = list(csv.DictReader(io.StringIO(open_data.to_csv(doc))))
+    assert rows[0]["name"] == "'=HYPERLINK(\"http://x\")" and rows[1]["name"] == "n8"
+
+
+def test_a_duel_event_with_a_bye(api, db, make_round, judge):
+    event, rnd, _regs = make_round(players=5, start=True, mode="duel", ruleset="duel-cn")
+    match = next(t for t in rnd.tables if t.kind == "match")
+    ids = [s.registration_id for s in match.seats]
+    rounds.report_duel_games(match, [ids[1], ids[0], ids[1]], user=judge)
+    db.session.commit()
+    data = api.get(f"/events/{event.id}/open-data").get_json()
+    jsonschema.validate(data, _schema(), cls=jsonschema.Draft202012Validator)
+    tables = {t["table"]: t for t in data["tables"]}
+    bye = next(t for t in data["tables"] if t["kind"] == "bye")
+    assert bye["result"] is None and [s["outcome"] for s in bye["seats"]] == ["bye"]
+    played = tables[match.number]
+    assert [(s["player_id"], s["outcome"], s["game_wins"]) for s in played["seats"]] == \
+        [(ids[0], "loss", 1), (ids[1], "win", 2)]
+    assert played["result"]["games"] == [ids[1], ids[0], ids[1]] and played["votes"] == []

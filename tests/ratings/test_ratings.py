@@ -113,10 +113,13 @@ def test_a_correction_re_rates_and_undoing_it_gives_the_same_ratings(db, client,
     refused(api.get(f"{url}?limit=0"), 400, field="limit")
 
 
-def test_ratings_on_the_series_page_and_the_players_history(client, league):
+def test_ratings_on_the_series_page_and_the_players_history(db, client, league):
     series, _first, _rnd = league
+    series.players[0].name = "<script>alert(1)</script>"
+    db.session.commit()
     page = client.get(f"/series/{series.id}").get_data(as_text=True)
     assert 'id="series-ratings"' in page and page.count("data-rated-person=") == 8
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
     best = series_ops.series_standings(series)["rows"][0].person
     history = client.get(f"/series/{series.id}/players/{best}").get_data(as_text=True)
     assert 'id="history-rating"' in history and "2 games" in history
