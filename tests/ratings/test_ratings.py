@@ -123,6 +123,9 @@ def test_ratings_on_the_series_page_and_the_players_history(db, client, league):
     best = series_ops.series_standings(series)["rows"][0].person
     history = client.get(f"/series/{series.id}/players/{best}").get_data(as_text=True)
     assert 'id="history-rating"' in history and "2 games" in history
+    assert 'id="history-server-rating"' in history and "of 8) from 2 games" in history
+    standings = client.get(f"/events/{_first.id}/standings").get_data(as_text=True)
+    assert f'href="/api/v1/events/{_first.id}/open-data.csv"' in standings
 
 
 def test_the_series_open_data(client, league):

@@ -101,3 +101,11 @@ def _server_ratings(published) -> list[dict]:
         names.update({keys[r.id]: r.name for r in event.registrations})
         games += event_games(event, keys.get)
     return domain.ranked(domain.rate(games), names)
+
+
+def server_rating_of(player_id: str | None, search_key: str) -> dict | None:
+    """One player's row of server_ratings (a series' person: by their player ID, else their name's key)."""
+    key = f"id:{player_id}" if player_id else f"name:{search_key}"
+    rows = server_ratings()
+    row = next((r for r in rows if r["player"] == key), None)
+    return None if row is None else {**row, "of": len(rows)}

@@ -151,7 +151,8 @@ def player_history(rh):
     standing = next((r for r in ops.series_standings(series)["rows"] if r.person == person.id), None)
     rating = next((r for r in rating_ops.series_ratings(series) if r["player"] == person.id), None)
     return render_template("series/history.html", series=series, person=person, rows=rows, standing=standing,
-                           manage=manage, rating=rating)
+                           manage=manage, rating=rating,
+                           server_rating=rating_ops.server_rating_of(person.player_id, person.search_key))
 
 
 @bp.get("/series/<int:series_id>/stats")
