@@ -141,3 +141,15 @@ def test_the_series_open_data(client, league):
     csv = client.get(f"/api/v1/series/{series.id}/open-data.csv")
     assert csv.status_code == 200 and len(csv.get_data(as_text=True).strip().splitlines()) == 1 + 16
     refused(api.get("/series/999999/open-data"), 404)
+    texts = [api.get(f"/series/{series.id}/open-data").get_data(as_text=True), csv.get_data(as_text=True)]
+    for reg in first.registrations:
+        assert all(reg.access_code not in t for t in texts)
+
+
+def test_a_player_id_is_never_shown(db, client, league):
+    _series, first, _rnd = league
+    first.registrations[0].player_id = "PID-SECRET-1"
+    first.registrations[0].contact = "secret@example.org"
+    db.session.commit()
+    text = Checked(client).get("/ratings").get_data(as_text=True)
+    assert "PID-SECRET" not in text and "secret@example.org" not in text and "id:" not in text
