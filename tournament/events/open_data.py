@@ -119,7 +119,8 @@ def csv_rows(document: Mapping) -> list[dict]:
                              "name": names.get(pid, ""), "general": " + ".join(s["general"]),
                              "result_state": (t["result"] or {}).get("state", ""), "outcome": s["outcome"] or "",
                              "eliminated_order": _blank(s["eliminated_order"]), "game_wins": _blank(s["game_wins"]),
-                             "draw": (t["result"] or {}).get("draw") or "", "votes_received": _blank(s["votes_received"]),
+                             "draw": (t["result"] or {}).get("draw") or "",
+                             "votes_received": _blank(s["votes_received"]),
                              "rank": _blank(standing.get("rank")), "points": _blank(standing.get("points")),
                              "dropped_after_round": _blank(after.get(pid))})
     return rows
