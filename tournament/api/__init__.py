@@ -3,7 +3,8 @@ Each feature declares its routes there (tournament.web.api.operation); importing
 from ..web.api import bp
 
 from . import views  # noqa: E402,F401
-from ..events import export_api  # noqa: E402,F401
+from ..events import export_api, open_data_api  # noqa: E402,F401
+from ..ratings import api as ratings_api  # noqa: E402,F401
 from ..games import api as games_api  # noqa: E402,F401
 from ..rounds import api as rounds_api  # noqa: E402,F401
 from ..series import api as series_api  # noqa: E402,F401

@@ -15,6 +15,7 @@ from ..web.handler import FormRefused, handler
 from . import loading, operations as ops
 from ..events.forms import options
 from .forms import AddEventForm, DecisionForm, SeriesForm
+from ..ratings import operations as rating_ops
 
 bp = Blueprint("series", __name__)
 
@@ -62,7 +63,7 @@ def _series_page(series, status=200, error=None, settings_form=None, add_form=No
     return render_template("series/series.html", series=series, manage=manage, error=error,
                            standings=ops.series_standings(series), pending=ops.pending(series) if manage else [],
                            settings_form=settings_form, add_form=add_form, action_form=DecisionForm(formdata=None),
-                           scoring_words=ops.SCORING_WORDS), status
+                           scoring_words=ops.SCORING_WORDS, ratings=rating_ops.series_ratings(series)), status
 
 
 def _on_series_page(rh, e):
@@ -148,8 +149,10 @@ def player_history(rh):
     manage = ops.may_manage_series(rh.user, series)
     rows = ops.history(series, person, staff=manage)
     standing = next((r for r in ops.series_standings(series)["rows"] if r.person == person.id), None)
+    rating = next((r for r in rating_ops.series_ratings(series) if r["player"] == person.id), None)
     return render_template("series/history.html", series=series, person=person, rows=rows, standing=standing,
-                           manage=manage)
+                           manage=manage, rating=rating,
+                           server_rating=rating_ops.server_rating_of(person.player_id, person.search_key))
 
 
 @bp.get("/series/<int:series_id>/stats")

@@ -49,19 +49,21 @@ class Operation:
     examples: dict = field(default_factory=dict)
     media: dict = field(default_factory=dict)   # other content types of the body: {"text/plain": {schema...}}
     links: dict = field(default_factory=dict)   # {operationId: {parameter: "$response.body#/number"}}
+    response_media: str = "application/json"    # the answer's content type (the open data's CSV: text/csv)
 
 
 def operation(operation_id: str, summary: str, *, tags: list[str], load=(), policy=None, body=None,
               body_required: bool = True, query=None, response=None, status: int = 200, errors: str = "",
               public: bool = False, description: str | None = None, example: dict | None = None,
-              media: dict | None = None, links: dict | None = None):
+              media: dict | None = None, links: dict | None = None, response_media: str = "application/json"):
     """Declare an API view (see the module docstring). The view returns a dict, a list, a pydantic model or a
     full response; it is answered as JSON with `status`. `media`: the body may also come as these content types
     ({"text/plain": {"schema": ...}}); then the view reads the body itself and `body` only documents the JSON.
     `links`: what a client may do next with this answer ({"rounds_publish": {"number": "$response.body#/number"}});
     the path parameters this request shares with the next one are carried over by themselves."""
     declared = Operation(operation_id, summary, tags, body, body_required, query, response, status, errors, public,
-                         description, {"body": example} if example else {}, dict(media or {}), dict(links or {}))
+                         description, {"body": example} if example else {}, dict(media or {}), dict(links or {}),
+                         response_media)
     read_body = body is not None and not media
 
     def decorate(view):

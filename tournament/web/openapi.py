@@ -117,7 +117,7 @@ def operation_entry(components: Components, declared, params: list[dict]) -> dic
                                 "content": {"application/json": content, **declared.media}}
     ok = {"description": declared.summary}
     if declared.response is not None:
-        ok["content"] = {"application/json": {"schema": components.schema(declared.response)}}
+        ok["content"] = {declared.response_media: {"schema": components.schema(declared.response)}}
     entry["responses"][str(declared.status)] = ok
     for code in declared.errors.split():
         entry["responses"][code] = {"$ref": f"#/components/responses/E{code}"}
