@@ -26,10 +26,10 @@ def junk(rnd: random.Random, n: int) -> str:
 
 def test_a_1_mb_list_stores_a_small_multiple_of_a_real_deck(db, make_event, make_player, starter_cards):
     event = make_event()
-    real = make_player(event, "Real Rita")
-    ops.submit_decklist(real, (DEMO / "kenrith.txt").read_bytes())
+    real = make_player(event, "Real Rita")          # a real 100-card list with ten findings, every one kept
+    ops.submit_decklist(real, (DEMO / "phelddagrif-illegal.txt").read_bytes())
     db.session.commit()
-    assert real.deck.legal
+    assert not real.deck.legal and not any("more" in f["message"] for f in real.deck.result["findings"])
     real_size = row_size(db, real.deck_id)
 
     rnd = random.Random(28)

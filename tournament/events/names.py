@@ -34,7 +34,7 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 LINE_SEPARATORS = frozenset("\u2028\u2029")
 ZWJ, ZWNJ = "\u200d", "\u200c"
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
-_INVISIBLE_CATEGORIES = ("Cf", "Zs", "Zl", "Zp", "Mn", "Me", "Cc", "Co", "Cn")
+_INVISIBLE_CATEGORIES = ("Cf", "Zs", "Zl", "Zp", "Mn", "Me")   # not Cc: refused as control characters; not Co/Cn: shown as boxes
 _JOINING_SCRIPT_RANGES = ((0x0600, 0x08FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF), (0x0700, 0x074F),
                           (0x07C0, 0x07FF), (0x1800, 0x18AF), (0x10D00, 0x10D3F),      # Arabic-like: joining
                           (0x0900, 0x0DFF), (0x0F00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF),

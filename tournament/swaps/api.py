@@ -73,17 +73,10 @@ def registration_swaps_submit(rh):
 
 # ----------------------------------------------------------------- starting games 2 and 3 of a match
 
-START = "/games/<int:game>/start"
+START = "/games/<int(min=2, max=3):game>/start"       # game 1 starts with the round
 START_WHY = ("Game 2 or 3; sideboarding for it opens when the game before it is reported and closes now (or at its "
              "stored deadline, the event's sideboard_minutes). Refused with 409 before that game is reported; "
              "starting a game already started changes nothing.")
-
-
-def _game_number(rh) -> int:
-    game = rh.url["game"]
-    if game not in (2, 3):
-        raise Refused(_("Start game 2 or game 3 (game 1 starts with the round)."), field="game")
-    return game
 
 
 @bp.post(PLAYER_TABLE_URL + START)
@@ -91,7 +84,7 @@ def _game_number(rh) -> int:
            load=PLAYER_TABLE, public=True, response=PlayerRoundOut, errors="400 403 404 409 429",
            description=START_WHY)
 def players_start_game(rh):
-    swaps.start_duel_game(rh.table, _game_number(rh), reg=rh.reg)
+    swaps.start_duel_game(rh.table, rh.url["game"], reg=rh.reg)
     return _player_answer(rh)
 
 
@@ -100,5 +93,5 @@ def players_start_game(rh):
            tags=["results"], load=RESULT_TABLE, policy=staff, response=ResultOut, errors="400 401 403 404 409",
            description=START_WHY)
 def results_start_game(rh):
-    swaps.start_duel_game(rh.table, _game_number(rh), user=rh.user)
+    swaps.start_duel_game(rh.table, rh.url["game"], user=rh.user)
     return shaped(ResultOut, result_json(rh.table, staff=True))

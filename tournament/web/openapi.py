@@ -29,6 +29,7 @@ ERROR_SCHEMA = {
             "field": {"type": "string", "description": "The input field at fault, when there is one."}}}},
 }
 _ARGUMENT = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
+_BOUND = re.compile(r"(min|max)\s*=\s*(\d+)")
 
 
 class Components:
@@ -82,8 +83,9 @@ def path_of(rule) -> tuple[str, list[dict]]:
     """'/events/<int:event_id>' -> ('/events/{event_id}', [its path parameter])."""
     params = []
     for converter, name in _ARGUMENT.findall(rule.rule):
-        schema = ({"type": "integer", "minimum": 1, "maximum": MAX_ID} if converter == "int"
-                  else {"type": "string", "minLength": 1, "maxLength": 64})
+        bounds = dict(_BOUND.findall(converter))            # <int(min=2, max=3):game>: the rule's own bounds
+        schema = ({"type": "integer", "minimum": int(bounds.get("min", 1)), "maximum": int(bounds.get("max", MAX_ID))}
+                  if converter.startswith("int") else {"type": "string", "minLength": 1, "maxLength": 64})
         params.append({"name": name, "in": "path", "required": True, "schema": schema})
     prefix = rule.rule.split("/api/v1", 1)[1]
     return _ARGUMENT.sub(r"{\2}", prefix), params

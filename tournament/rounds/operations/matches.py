@@ -183,12 +183,16 @@ def _repeat(table: GameTable, reg: Registration | None, staff: bool, actor: str)
 def _match_over(table: GameTable, progress: MatchProgress) -> str:
     names = {s.registration_id: s.registration.name for s in table.seats}
     if progress.winner is None:
-        won, lost, drawn = progress.score(progress.players[0])
-        return _("The match is over (a draw, %(score)s): no further game is played.",
-                 score=f"{won}–{lost}" + (f"–{drawn}" if drawn else ""))
-    won, lost, drawn = progress.score(progress.winner)
+        score = _score_text(*progress.score(progress.players[0]))
+        return _("The match is over (a draw, %(score)s): no further game is played.", score=score)
+    score = _score_text(*progress.score(progress.winner))
     return _("The match is over: %(name)s won %(score)s. No further game is played.", name=names[progress.winner],
-             score=f"{won}–{lost}" + (f"–{drawn}" if drawn else ""))
+             score=score)
+
+
+def _score_text(won: int, lost: int, drawn: int) -> str:
+    """2–1, or 1–1–1 with the drawn games."""
+    return "–".join(str(n) for n in ((won, lost, drawn) if drawn else (won, lost)))
 
 
 def end_match_at_time(table: GameTable, *, reg: Registration | None = None, user: User | None = None,
