@@ -42,7 +42,7 @@ include-path-regex = "/decklist$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "429"]
 
 [[operations]]
-include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start|rounds_swap|rounds_move|rounds_late_arrival|rounds_remove|penalties_give)$"
+include-operation-id-regex = "^(registrations_create|registrations_rename|events_publicAddress|events_create|events_update|series_create|series_update|results_enter|players_report|votes_cast|players_vote|tracker_act|players_tracker_act|tracker_start|players_tracker_start|rounds_swap|rounds_move|rounds_late_arrival|rounds_remove|penalties_give|results_game|players_game)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "413", "429"]
 """
 
