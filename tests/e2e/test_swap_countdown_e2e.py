@@ -69,10 +69,10 @@ def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, b
     assert other.find_element(By.ID, "swap-window").get_attribute("data-deadline") == deadline
     assert abs(_remaining(other) - _remaining(browser)) <= 1
     # and the page swaps through the API
-    selects = browser.find_elements(By.CSS_SELECTOR, "#swap-form select")
-    from selenium.webdriver.support.ui import Select
-    Select(selects[0]).select_by_visible_text("Sol Ring")
-    Select(selects[1]).select_by_visible_text("Lightning Bolt")
+    pickers = browser.find_elements(By.CSS_SELECTOR, "#swap-form input[list]")
+    pickers[0].send_keys("sol ring")                   # typed, in any case: the server matches the card
+    browser.find_elements(By.CSS_SELECTOR, "#swap-side li[data-name] button")[0].click()   # or tapped
+    assert pickers[1].get_attribute("value") == "Lightning Bolt"
     browser.find_element(By.ID, "swap-submit").click()
     for _ in range(50):
         if "Sol Ring → Lightning Bolt" in browser.page_source:
@@ -80,6 +80,22 @@ def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, b
         time.sleep(0.1)
     assert "Sol Ring → Lightning Bolt" in browser.page_source
     assert _remaining(browser) <= after
+
+
+def test_the_swap_form_is_first_and_the_clock_stays_in_view(swap_server, browser_factory):
+    """On a phone the form is on the first screen, the countdown stays visible while scrolling the 99 cards,
+    and every card is a target a thumb can hit (44 px)."""
+    from selenium.webdriver.common.by import By
+    url, code = swap_server
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{url}/p/{code}/swap")
+    assert browser.find_element(By.ID, "swap-form").rect["y"] < 844
+    cards = browser.find_elements(By.CSS_SELECTOR, "li[data-zone] button")
+    heights = {round(c.rect["height"]) for c in cards[:5] + cards[-5:]}
+    assert min(heights) >= 44, heights
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    top = browser.execute_script("return document.getElementById('swap-countdown').getBoundingClientRect().top")
+    assert 0 <= top < 844
 
 
 CONTRAST = """
