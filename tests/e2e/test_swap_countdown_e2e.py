@@ -93,6 +93,13 @@ def test_the_swap_form_is_first_and_the_clock_stays_in_view(swap_server, browser
     cards = browser.find_elements(By.CSS_SELECTOR, "li[data-zone] button")
     heights = {round(c.rect["height"]) for c in cards[:5] + cards[-5:]}
     assert min(heights) >= 44, heights
+    # the keyboard's focus is drawn by the app, thick enough to see on the dark button
+    from selenium.webdriver.common.keys import Keys
+    picker = browser.find_element(By.CSS_SELECTOR, "#swap-form input[list]")
+    picker.send_keys(Keys.TAB)
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("name") == "in"
+    assert browser.execute_script("return getComputedStyle(arguments[0]).outlineWidth", focused) == "3px"
     browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     top = browser.execute_script("return document.getElementById('swap-countdown').getBoundingClientRect().top")
     assert 0 <= top < 844

@@ -59,3 +59,10 @@ def test_no_page_uses_an_id_twice_and_each_has_a_main_and_a_heading(app, client,
         if twice or missing or "" in page.ids:
             problems[url] = {"ids used twice": twice, "not exactly one": missing}
     assert problems == {}, "\n".join(f"{u}: {p}" for u, p in problems.items())
+
+
+def test_the_favicon_answers_and_pages_link_it(app, client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert response.get_data(as_text=True).lstrip().startswith("<svg")
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/auth/login").get_data(as_text=True)
