@@ -1,6 +1,7 @@
 """The swap countdown on the player's page follows the server's stored deadline: a reload does not reset it."""
 from __future__ import annotations
 
+import os
 import textwrap
 import time
 from pathlib import Path
@@ -134,3 +135,27 @@ def test_the_deck_list_on_the_swap_page_is_readable(swap_server, browser_factory
     for card in (cards[0], cards[-1]):
         assert card.text and card.size["width"] > 0
         assert browser.execute_script(CONTRAST, card) >= 4.5, card.text      # WCAG AA for body text
+
+
+def test_at_the_deadline_the_form_greys_out_and_says_why(live_server, browser_factory):
+    """When the clock reaches 0 on the phone, the pickers and the button are disabled together and the reason
+    shows, without a reload (the server refuses a late swap anyway)."""
+    from selenium.webdriver.common.by import By
+    code = live_server.run_script(SETUP.replace('"swap_seconds": 150', '"swap_seconds": 4')
+                                  .replace("Swap night", "Short swap")).splitlines()[-1]
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{live_server}/p/{code}/swap")
+    fields = browser.find_element(By.ID, "swap-fields")
+    reason = browser.find_element(By.ID, "swap-closed-reason")
+    assert fields.get_attribute("disabled") is None and not reason.is_displayed()
+    for _ in range(80):
+        if fields.get_attribute("disabled") is not None:
+            break
+        time.sleep(0.1)
+    assert fields.get_attribute("disabled") is not None and reason.is_displayed()
+    assert "no longer possible" in reason.text
+    submit = browser.find_element(By.ID, "swap-submit")
+    assert not submit.is_enabled()
+    assert browser.execute_script("return getComputedStyle(arguments[0]).borderStyle", submit) == "dashed"
+    if os.environ.get("SWAP_SCREENSHOT"):
+        browser.save_screenshot(os.environ["SWAP_SCREENSHOT"])
