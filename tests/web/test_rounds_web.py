@@ -627,6 +627,7 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     assert [t.kind for t in rnd.tables] == ["match"] * 3
     page = page_of(client.get(f"/events/{event.id}/rounds/1"))
     assert page.count('class="versus"') == 3 and SCRIPT not in page
+    assert page.count('<span class="player"><bdi>') == 6                  # each name isolated beside "vs"
     assert 'name="t1-game1"' in page and ">draw<" in page and ">not played<" in page
     m1 = rnd.tables[0]
     p, q = seats_of(m1)
