@@ -76,8 +76,11 @@ with app.app_context():
         rounds.finish_event(e, olga)
     db.session.commit()
     person = series_ops.series_standings(league)["rows"][0].person
+    late = events.register_player(event, {"name": "محمد Dvořák", "decklist": deck.replace("Sol Ring", "Sol Rnig")
+                                          + "1 Swords to Plowshares\n"}, user=olga)   # a deck check with errors
+    db.session.commit()
     print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code, "series": league.id,
-                      "person": person}))
+                      "person": person, "late": late.access_code}))
 '''
 
 
@@ -136,8 +139,13 @@ def log_in(driver, base: str) -> None:
     time.sleep(0.5)
 
 
+ONLY: set[str] = set()          # --only: the pages to shoot (their file names' first part), else all
+
+
 def shoot(driver, url: str, path: Path) -> None:
     from selenium.webdriver.common.by import By
+    if ONLY and not any(path.name.startswith(name + "-") for name in ONLY):
+        return
     driver.get(url)
     time.sleep(1.0)                          # the clocks tick, the projector lays out its pages
     start = driver.find_elements(By.ID, "tracker-start")
@@ -156,13 +164,16 @@ def shoot(driver, url: str, path: Path) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
+    p.add_argument("--only", default="", help="comma-separated pages, e.g. swap,deck-check (default: all)")
     args = p.parse_args()
+    ONLY.update(name for name in args.only.split(",") if name)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="screenshots-"))
     server, base, data = start_server(tmp)
     event, code = data["event"], data["code"]
     player_pages = {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket", "swap": f"/p/{code}/swap",
+                    "deck-check-error": f"/p/{data['late']}#check",
                     "tracker": f"/p/{code}/tracker"}
     staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
                    "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff",

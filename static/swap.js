@@ -1,4 +1,4 @@
-/* The swap page: a countdown that follows the server's stored deadline, list search, click-to-pick,
+/* The swap page: a countdown that follows the server's stored deadline, list search, tap-to-pick,
    and submission through the JSON API. The server decides; this only displays. */
 (function () {
   "use strict";
@@ -9,7 +9,6 @@
   var deadline = box.dataset.deadline ? Date.parse(box.dataset.deadline) : null;
   var remaining = document.getElementById("swap-remaining");
   var countdown = document.getElementById("swap-countdown");
-  var submit = document.getElementById("swap-submit");
 
   /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
      English when the page has no page.js or no such text (an older copy of the page). */
@@ -27,7 +26,10 @@
       closed.textContent = tr("swap_closed");
       countdown.replaceChildren(closed);
     }
-    if (submit) submit.disabled = true;
+    var fields = document.getElementById("swap-fields");
+    if (fields) fields.disabled = true;           // the pickers and the button, all at once
+    var reason = document.getElementById("swap-closed-reason");
+    if (reason) reason.hidden = false;            // and why: the server refuses late swaps anyway
   }
 
   function tick() {
@@ -61,14 +63,22 @@
     });
   }
 
-  // Clicking a card fills the first empty "out" (main deck) or "in" (sideboard) choice.
+  // Tapping a card fills the first empty "out" (main deck) or "in" (sideboard) picker, and brings the form
+  // (and the clock above it) back into view.
   document.querySelectorAll(".swap-list li[data-name] button").forEach(function (button) {
     button.addEventListener("click", function () {
       var li = button.parentNode;
       var name = li.dataset.name;
-      var selects = document.querySelectorAll("#swap-form select[name=" + (li.dataset.zone === "main" ? "out" : "in") + "]");
-      for (var i = 0; i < selects.length; i++) {
-        if (!selects[i].value) { selects[i].value = name; break; }
+      var fields = document.getElementById("swap-fields");
+      if (fields && fields.disabled) return;
+      var pickers = document.querySelectorAll("#swap-form input[name=" + (li.dataset.zone === "main" ? "out" : "in") + "]");
+      for (var i = 0; i < pickers.length; i++) {
+        if (!pickers[i].value) {
+          pickers[i].value = name;
+          pickers[i].focus({preventScroll: true});
+          pickers[i].scrollIntoView({block: "center"});
+          break;
+        }
       }
     });
   });
@@ -79,10 +89,11 @@
   if (form && window.fetch) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      var outs = form.querySelectorAll("select[name=out]"), ins = form.querySelectorAll("select[name=in]");
+      var outs = form.querySelectorAll("input[name=out]"), ins = form.querySelectorAll("input[name=in]");
       var pairs = [];
       for (var i = 0; i < outs.length; i++) {
-        if (outs[i].value || ins[i].value) pairs.push({out: outs[i].value, "in": ins[i].value});
+        var out = outs[i].value.trim(), into = ins[i].value.trim();
+        if (out || into) pairs.push({out: out, "in": into});
       }
       fetch(api, {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
                   body: JSON.stringify({pairs: pairs})})

@@ -311,6 +311,19 @@ def html_lang() -> str:
     return {"zh_Hans": "zh-Hans"}.get(current_language(), current_language())
 
 
+def isolate_text(name) -> str:
+    """A name inside a plain-text sentence (a button label, a status line), isolated by the Unicode marks
+    FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE: what <bdi> does where markup cannot go."""
+    return f"\u2068{name}\u2069"
+
+
+def isolated(name) -> "Markup":
+    """A person's name inside running text, isolated (<bdi>): a right-to-left name does not pull the seed
+    number, comma or arrow beside it into its own run. Escaped as any text."""
+    from markupsafe import Markup
+    return Markup("<bdi>%s</bdi>") % ("" if name is None else name)
+
+
 def init_app(app) -> None:
     from .extensions import babel
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
@@ -331,6 +344,7 @@ def init_app(app) -> None:
     app.add_template_filter(data_text, "data_text")
     app.add_template_filter(decimal_text, "decimal")
     app.add_template_filter(percent_text, "percent")
+    app.add_template_filter(isolated, "bdi")
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS) -> list[Path]:

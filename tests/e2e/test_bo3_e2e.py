@@ -43,7 +43,7 @@ def wait(browser, check, timeout=10):
 
 
 def round_text(browser) -> str:
-    return browser.find_element(By.ID, "round").text
+    return browser.find_element(By.ID, "round").text.replace("\u2068", "").replace("\u2069", "")
 
 
 def tap(browser, text: str) -> None:
@@ -117,7 +117,7 @@ def test_a_bo3_match_game_by_game_with_sideboarding(bo3_server, browser_factory)
     # game 3: Ann won (her phone): decided; Bob sees the whole match before he confirms it
     tap(ann, "I won game 3")
     wait(bob, lambda b: b.find_elements(By.ID, "confirm-what"))
-    what = bob.find_element(By.ID, "confirm-what").text
+    what = bob.find_element(By.ID, "confirm-what").text.replace("\u2068", "").replace("\u2069", "")
     assert "game 1: Ann Archer won" in what and "game 2: Bob <b>Bold</b> won" in what
     assert "game 3: Ann Archer won" in what and "You lost 1–2" in round_text(bob)
     assert not ann.find_elements(By.ID, "confirm-form")

@@ -1,6 +1,7 @@
 """The swap countdown on the player's page follows the server's stored deadline: a reload does not reset it."""
 from __future__ import annotations
 
+import os
 import textwrap
 import time
 from pathlib import Path
@@ -69,10 +70,10 @@ def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, b
     assert other.find_element(By.ID, "swap-window").get_attribute("data-deadline") == deadline
     assert abs(_remaining(other) - _remaining(browser)) <= 1
     # and the page swaps through the API
-    selects = browser.find_elements(By.CSS_SELECTOR, "#swap-form select")
-    from selenium.webdriver.support.ui import Select
-    Select(selects[0]).select_by_visible_text("Sol Ring")
-    Select(selects[1]).select_by_visible_text("Lightning Bolt")
+    pickers = browser.find_elements(By.CSS_SELECTOR, "#swap-form input[list]")
+    pickers[0].send_keys("sol ring")                   # typed, in any case: the server matches the card
+    browser.find_elements(By.CSS_SELECTOR, "#swap-side li[data-name] button")[0].click()   # or tapped
+    assert pickers[1].get_attribute("value") == "Lightning Bolt"
     browser.find_element(By.ID, "swap-submit").click()
     for _ in range(50):
         if "Sol Ring → Lightning Bolt" in browser.page_source:
@@ -80,6 +81,29 @@ def test_the_countdown_follows_the_server_deadline_across_reloads(swap_server, b
         time.sleep(0.1)
     assert "Sol Ring → Lightning Bolt" in browser.page_source
     assert _remaining(browser) <= after
+
+
+def test_the_swap_form_is_first_and_the_clock_stays_in_view(swap_server, browser_factory):
+    """On a phone the form is on the first screen, the countdown stays visible while scrolling the 99 cards,
+    and every card is a target a thumb can hit (44 px)."""
+    from selenium.webdriver.common.by import By
+    url, code = swap_server
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{url}/p/{code}/swap")
+    assert browser.find_element(By.ID, "swap-form").rect["y"] < 844
+    cards = browser.find_elements(By.CSS_SELECTOR, "li[data-zone] button")
+    heights = {round(c.rect["height"]) for c in cards[:5] + cards[-5:]}
+    assert min(heights) >= 44, heights
+    # the keyboard's focus is drawn by the app, thick enough to see on the dark button
+    from selenium.webdriver.common.keys import Keys
+    picker = browser.find_element(By.CSS_SELECTOR, "#swap-form input[list]")
+    picker.send_keys(Keys.TAB)
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("name") == "in"
+    assert browser.execute_script("return getComputedStyle(arguments[0]).outlineWidth", focused) == "3px"
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    top = browser.execute_script("return document.getElementById('swap-countdown').getBoundingClientRect().top")
+    assert 0 <= top < 844
 
 
 CONTRAST = """
@@ -111,3 +135,27 @@ def test_the_deck_list_on_the_swap_page_is_readable(swap_server, browser_factory
     for card in (cards[0], cards[-1]):
         assert card.text and card.size["width"] > 0
         assert browser.execute_script(CONTRAST, card) >= 4.5, card.text      # WCAG AA for body text
+
+
+def test_at_the_deadline_the_form_greys_out_and_says_why(live_server, browser_factory):
+    """When the clock reaches 0 on the phone, the pickers and the button are disabled together and the reason
+    shows, without a reload (the server refuses a late swap anyway)."""
+    from selenium.webdriver.common.by import By
+    code = live_server.run_script(SETUP.replace('"swap_seconds": 150', '"swap_seconds": 4')
+                                  .replace("Swap night", "Short swap")).splitlines()[-1]
+    browser = browser_factory(mobile=True, width=390, height=844)
+    browser.get(f"{live_server}/p/{code}/swap")
+    fields = browser.find_element(By.ID, "swap-fields")
+    reason = browser.find_element(By.ID, "swap-closed-reason")
+    assert fields.get_attribute("disabled") is None and not reason.is_displayed()
+    for _ in range(80):
+        if fields.get_attribute("disabled") is not None:
+            break
+        time.sleep(0.1)
+    assert fields.get_attribute("disabled") is not None and reason.is_displayed()
+    assert "no longer possible" in reason.text
+    submit = browser.find_element(By.ID, "swap-submit")
+    assert not submit.is_enabled()
+    assert browser.execute_script("return getComputedStyle(arguments[0]).borderStyle", submit) == "dashed"
+    if os.environ.get("SWAP_SCREENSHOT"):
+        browser.save_screenshot(os.environ["SWAP_SCREENSHOT"])

@@ -54,3 +54,24 @@ def test_staff_logs_and_entering_for_a_player(app, client, db, started_table, ju
     r = client.post(f"/events/{event.id}/rounds/1/tables/{table.number}/games/2/start")
     assert r.status_code == 302
     assert swaps.last_started_game(table) == 2
+
+
+def test_the_swap_form_comes_before_the_decklist_and_closes_with_a_reason(app, client, db, started_table):
+    """Under a 3-minute clock the form sits right under the countdown; the pickers offer the player's own cards
+    to type into; after the deadline every picker and the button are disabled and the page says why."""
+    _event, table, regs = started_table()
+    code = regs[0].access_code
+    page = client.get(f"/p/{code}/swap").get_data(as_text=True)
+    assert page.index('id="swap-window"') < page.index('id="swap-form"') < page.index('id="swap-deck"')
+    assert page.count('list="swap-out-options"') == 3 and page.count('list="swap-in-options"') == 3
+    out_options = page.split('<datalist id="swap-out-options">', 1)[1].split("</datalist>", 1)[0]
+    in_options = page.split('<datalist id="swap-in-options">', 1)[1].split("</datalist>", 1)[0]
+    assert f'<option value="{OUT[0]}">' in out_options and "Lightning Bolt" not in out_options
+    assert '<option value="Lightning Bolt">' in in_options and "Kenrith" not in in_options   # the general stays
+    assert re.search(r'<fieldset class="swap-pairs" id="swap-fields"\s*>', page)             # open: enabled
+    assert re.search(r'id="swap-closed-reason"\s+hidden', page)
+    expire_window(db, table)
+    closed = client.get(f"/p/{code}/swap").get_data(as_text=True)
+    assert re.search(r'<fieldset class="swap-pairs" id="swap-fields"\s+disabled', closed)
+    reason = closed.split('id="swap-closed-reason"', 1)[1].split("</p>", 1)[0]
+    assert not reason.lstrip().startswith("hidden") and "the swap window for this game is closed" in reason

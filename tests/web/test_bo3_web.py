@@ -17,7 +17,8 @@ SCRIPT = "<script>alert('x')</script>"
 
 
 def text(response) -> str:
-    return html.unescape(response.get_data(as_text=True))
+    """The page's text, names' direction isolates (U+2068 ... U+2069) left out: what a reader sees."""
+    return html.unescape(response.get_data(as_text=True)).replace("\u2068", "").replace("\u2069", "")
 
 
 def section(response) -> str:
@@ -48,6 +49,8 @@ def test_a_match_game_by_game_on_the_phones(app, db, duel):
     ref = {"round": 1, "table": number}
     page = section(phone.get(f"/p/{ann_code}"))
     assert "When game 1 ends, report it:" in page and "I won game 1" in page
+    raw = html.unescape(phone.get(f"/p/{ann_code}").get_data(as_text=True))
+    assert f"\u2068Bob {SCRIPT}\u2069 won game 1" in raw       # isolated: a right-to-left name keeps its run
     assert f"Bob {SCRIPT} won game 1" in page and SCRIPT not in phone.get(f"/p/{ann_code}").get_data(as_text=True)
     assert 'id="start-game-form"' not in page and 'id="confirm-form"' not in page
 

@@ -456,3 +456,32 @@ def test_an_event_whose_rules_have_no_sideboard_offers_no_swap(app, db, make_rou
     assert "/swap" not in page.split('id="round"', 1)[1]
     swap = app.test_client().get(f"/p/{reg.access_code}/swap").get_data(as_text=True)
     assert 'data-deadline=""' in swap and 'name="out"' not in swap and "does not use sideboards" in swap
+
+
+def test_the_deck_check_lists_every_line_finding_at_the_top_with_a_link(client, db, make_event, make_player,
+                                                                        starter_cards):
+    """On a phone the list is thousands of pixels long: each line's finding is named at the top, errors first,
+    linking to the line (an anchor that exists); the line numbers are readable (WCAG AA, 4.5:1)."""
+    event = make_event()
+    deck = "Commander\n1 Kenrith, the Returned King\n\nDeck\n1 Sol Rnig\n1 Command Tower\n"
+    reg = make_player(event, "Short <b>Deck</b>", decklist=deck)
+    page = client.get(f"/p/{reg.access_code}").get_data(as_text=True)
+    index = page.split('id="finding-index"')[1].split("</nav>")[0]
+    assert page.index('id="finding-index"') < page.index('id="deck-summary"') < page.index('id="deck-lines"')
+    links = re.findall(r'href="#line-(\d+)"', index)
+    assert "5" in links and all(f'id="line-{n}"' in page for n in links)
+    items = re.findall(r'<li class="(error|warning)">', index)
+    assert items == sorted(items)                                 # errors before warnings
+    assert "Sol Rnig" in html.unescape(index)
+    # the line numbers' colour on their background
+    css = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text()
+    rule = re.search(r"\.deck-line \.ln\{([^}]*)\}", css).group(1)
+    fg, bg = re.search(r"color:#(\w{6})", rule).group(1), re.search(r"background:#(\w{6})", rule).group(1)
+
+    def lum(hex_):
+        c = [int(hex_[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    a, b = sorted((lum(fg), lum(bg)))
+    assert (b + 0.05) / (a + 0.05) >= 4.5
+

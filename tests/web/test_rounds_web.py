@@ -568,7 +568,7 @@ def test_standings_democratic_points_by_hand(client, public, db, pods, judge, lo
         assert "<th>Points</th>" in head and head.count(">Votes<") == 1 and "<th>Record</th>" in head
         for rid, points in expected.items():
             row = page.split(f'id="standing-{rid}"', 1)[1].split("</tr>", 1)[0]
-            assert f'<td class="name">{escape(by_id(regs)[rid].name)}</td>' in row
+            assert f'<td class="name"><bdi>{escape(by_id(regs)[rid].name)}</bdi></td>' in row
             assert f'<td class="points">{points}</td>' in row
         rows = re.findall(r'id="standing-(\d+)"', page)
         assert int(rows[0]) == a and len(rows) == 9
@@ -627,6 +627,7 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     assert [t.kind for t in rnd.tables] == ["match"] * 3
     page = page_of(client.get(f"/events/{event.id}/rounds/1"))
     assert page.count('class="versus"') == 3 and SCRIPT not in page
+    assert page.count('<span class="player"><bdi>') == 6                  # each name isolated beside "vs"
     assert 'name="t1-game1"' in page and ">draw<" in page and ">not played<" in page
     m1 = rnd.tables[0]
     p, q = seats_of(m1)
@@ -841,7 +842,9 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     act(client, event, "finish", number=3)
     standings = html.unescape(page_of(client.get(f"/events/{event.id}/standings")))
     name = db.session.get(Registration, winner).name
-    assert f"<strong>{name}</strong> won the final and the event." in standings
+    assert f"<strong><bdi>{name}</bdi></strong> won the final and the event." in standings
+    assert re.search(r"table \d+: 4\. <bdi>[^<]+</bdi>, ", standings)   # names isolated from seeds and commas
+    assert f'<td class="name"><bdi>{name}</bdi>' in standings
     assert "Round 2 (top7):" in standings and "Round 3 (top4), the final:" in standings
 
 

@@ -1,12 +1,11 @@
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import SelectField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 from ..events.forms import Form
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=80)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
 
@@ -21,9 +20,9 @@ class PasswordForm(Form):
         EqualTo("password", message=_l("The two new passwords are not the same."))])
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A button that changes something: the CSRF token is its only input."""
 
 
-class LanguageForm(FlaskForm):
+class LanguageForm(Form):
     language = SelectField(_l("Language"), choices=[], validate_choice=False)

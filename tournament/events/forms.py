@@ -76,7 +76,14 @@ BRACKET_CHOICES = [("", "—"), ("1", _l("1 Exhibition")), ("2", _l("2 Core")), 
 
 class Form(FlaskForm):
     """A form whose errors are plain text once it has validated: messages given as lazy_gettext (translated
-    when shown) become str, so pages escape them like any text and " ".join() and isinstance(e, str) work."""
+    when shown) become str, so pages escape them like any text and " ".join() and isinstance(e, str) work.
+    Its hidden CSRF token carries no id: a page has many forms, and an id may be used once per page."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        token = self._fields.get("csrf_token")
+        if token is not None:
+            token.id = False            # WTForms leaves an attribute whose value is False out of the markup
 
     def validate(self, extra_validators=None):
         valid = super().validate(extra_validators)
@@ -293,7 +300,7 @@ class DecklistForm(Form):
             raise ValidationError(_("Paste your decklist or choose a file to upload."))
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """Check in, drop and their undo: the button itself is the input (and the CSRF token)."""
     q = StringField()
 

@@ -13,6 +13,7 @@ from . import operations as ops
 from .forms import (DRAW, ConfirmForm, EndAtTimeForm, GameReportForm, PlayerDuelResultForm, PlayerPodResultForm,
                     StartGameForm, VoteForm, duel_result_form, pod_result_form)
 from .presenting import actor_text, match_status, name_key, table_view, timer_info, version_parts
+from ..i18n import isolate_text
 from ..web import form_error_text
 
 
@@ -74,7 +75,7 @@ def _match_facts(reg, rnd, table, names, facts) -> dict:
     opponent = next((s for s in facts["opponents"]), None)
     choices = [(reg.id, _("I won game %(number)s", number=nxt))]
     if opponent is not None:
-        choices.append((opponent["id"], _("%(name)s won game %(number)s", name=opponent["name"], number=nxt)))
+        choices.append((opponent["id"], _("%(name)s won game %(number)s", name=isolate_text(opponent["name"]), number=nxt)))
     choices.append((DRAW, _("Game %(number)s was a draw", number=nxt)))
     return {"progress": progress, "next_game": nxt, "report_game": reporting, "time_up": time_up,
             "game_form": GameReportForm(formdata=None, data={**ref, "game": nxt}), "game_choices": choices,

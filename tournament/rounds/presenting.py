@@ -12,7 +12,7 @@ from flask_babel import gettext as _, ngettext
 from ..scoring.draws import DEFAULT_TURNS, draw_name, end_of_round_procedures
 from ..scoring import UnknownScoringProfile, get_profile
 from ..scoring.domain import Tally
-from ..i18n import N_, data_text
+from ..i18n import N_, data_text, isolate_text
 from ..timezones import as_utc
 from . import operations as ops
 
@@ -192,7 +192,7 @@ def version_text(kind: str, result: dict, names: dict[int, str], prizes: dict[st
 def match_games_text(games, names: dict[int, str]) -> list[str]:
     """Each game of a match in words: "game 1: Ann won", "game 2: draw"."""
     return [_("game %(number)s: draw", number=i) if w is None else
-            _("game %(number)s: %(name)s won", number=i, name=names.get(w, "?")) for i, w in enumerate(games, 1)]
+            _("game %(number)s: %(name)s won", number=i, name=isolate_text(names.get(w, "?"))) for i, w in enumerate(games, 1)]
 
 
 def version_parts(kind: str, result: dict, names: dict[int, str], prizes: dict[str, str] | None = None) -> list[str]:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -18,9 +17,9 @@ class SeriesForm(Form):
         Optional(), NumberRange(min=0, max=1000, message=_l("Points for attending are between 0 and 1000."))])
 
 
-class AddEventForm(FlaskForm):
+class AddEventForm(Form):
     event_id = SelectField(_l("Event"), coerce=int, choices=[], validate_choice=False)
 
 
-class DecisionForm(FlaskForm):
+class DecisionForm(Form):
     """Same person or not, and removing an event: the button is the input (and the CSRF token)."""

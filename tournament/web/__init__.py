@@ -139,6 +139,12 @@ def loggable_path(path: str) -> str:
 
 
 def register_health(app) -> None:
+    @app.get("/favicon.ico")
+    def favicon():
+        """Browsers ask for /favicon.ico on every page whatever the page links: the app's icon (SVG)."""
+        from flask import send_from_directory
+        return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
     @app.get("/healthz")
     def healthz():
         """For a monitor or a reverse proxy: 200 when the app can reach its database, else 503."""
