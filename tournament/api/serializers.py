@@ -62,6 +62,8 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "max_bracket": event.max_bracket,
         "bracket_pods": bool(event.bracket_pods),
         "cut_seating": event.cut_seating or "seed",
+        "cut_draw": event.cut_draw or "table",
+        "cut_deal": event.cut_deal or "snake",
         "end_of_round": event.end_of_round or "finish_turn",
         "end_of_round_turns": event.end_of_round_turns,
         "intentional_draws": event.intentional_draws is not False,
