@@ -113,3 +113,49 @@ def test_an_event_drawn_cut_pod_follows_its_rule(db, make_event, make_player, ju
     [table] = final.tables
     assert [s.registration_id for s in table.seats] == [*seeds[:3], seeds[goes_on - 1]]
     assert any(f"(seed {goes_on}), goes on" in line for line in rounds.why_lines(final))
+
+
+# ----------------------------------------------------------------- where the 3-pods go (Swiss rounds)
+
+from tournament.rounds.pairing.domain import Entrant        # noqa: E402
+from tournament.rounds.pairing.pods import pair_pods        # noqa: E402
+
+
+def _field_after_a_round():
+    """11 players with distinct points (player 1 best), no meetings yet: pods of 4, 4 and 3."""
+    return [Entrant(id=i, points=float(20 - i), rank=i, seats=(1,) if i % 4 == 1 else (0, 1)) for i in range(1, 12)]
+
+
+def test_three_pods_at_low_standings_by_default():
+    pairing = pair_pods(_field_after_a_round(), pod_size=4, seed=1, round_number=2)
+    by_table = {p.table: set(p.seats) for p in pairing.pods}
+    assert by_table == {1: {1, 2, 3, 4}, 2: {5, 6, 7, 8}, 3: {9, 10, 11}}
+
+
+def test_three_pods_at_high_standings():
+    pairing = pair_pods(_field_after_a_round(), pod_size=4, seed=1, round_number=2, odd_pods="high")
+    by_table = {p.table: set(p.seats) for p in pairing.pods}
+    assert by_table == {1: {1, 2, 3}, 2: {4, 5, 6, 7}, 3: {8, 9, 10, 11}}
+    assert any("top of the standings" in line for line in pairing.why)
+    with pytest.raises(ValueError):
+        pair_pods(_field_after_a_round(), pod_size=4, seed=1, round_number=2, odd_pods="middle")
+
+
+def test_an_event_setting_puts_the_three_pods_high(db, make_event, make_player, judge):
+    event = make_event(scoring_profile="survival", odd_pods="high")
+    regs = [make_player(event, f"Player {i:02d}") for i in range(1, 12)]
+    for reg in regs:
+        events.check_in(reg, judge)
+    rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
+    rounds.publish_round(rnd, judge)
+    rounds.start_round(rnd, judge)
+    for table in rnd.tables:
+        ids = [s.registration_id for s in table.seats]
+        rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
+    rounds.finish_round(rnd, judge)
+    db.session.commit()
+    second = rounds.pair_next_round(event, judge, seed=6, override_decks=True)
+    assert sorted(len(t.seats) for t in second.tables) == [3, 4, 4]
+    assert any("top of the standings" in line for line in rounds.why_lines(second))
+    default = make_event(name="Other night", scoring_profile="survival")
+    assert default.odd_pods == "low"

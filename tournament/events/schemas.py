@@ -23,6 +23,7 @@ from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Refused
 from ..i18n import LANGUAGES, message_text
 from ..rounds.pairing.cut import CUT_DEAL, CUT_DRAW, CUT_SEATING, POD_CUTS
+from ..rounds.pairing.pods import ODD_PODS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
@@ -391,6 +392,9 @@ class EventSettings(Body):
     cut_deal: choice(CUT_DEAL, _l("Dealing top cut pods"),
                      "Pod top cut: snake (top 16: pod 1 gets seeds 1, 8, 9, 16; default) or straight (1, 5, 9, "
                      "13).") = None
+    odd_pods: choice(ODD_PODS, _l("Where the smaller pods go"),
+                     "Pods, later rounds: the pods of another size (3-pods among 4s) at low standings (default) or "
+                     "high standings.") = None
     end_of_round: choice(END_OF_ROUND, _l("The end-of-round procedure"),
                          "Pods: what happens when time is called (tournament/data/draws.json).") = None
     end_of_round_turns: whole(TURNS, _l("The turns at time"), "Turns for extra_turns (default 5) or turn_limit.",

@@ -104,7 +104,7 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
                                            leftover=event.leftover_policy, seed=seed, round_number=number)
         elif event.mode == "pods":
             result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
-                               round_number=number)
+                               round_number=number, odd_pods=event.odd_pods or "low")
         else:
             result = pair_swiss(entrants, seed=seed, round_number=number)
     if event.mode == "pods":
