@@ -174,9 +174,8 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
     sizes, n_byes, reason = plan_pod_sizes(len(players), pod_size, leftover)
     why = [Text(N_("Round %(round)s: %(reason)s."), round=round_number, reason=reason)]
     fresh = round_number <= 1 or is_fresh(players)
-    if odd_pods == "high" and not fresh and any(size != pod_size for size in sizes):
-        sizes = sorted(sizes, key=lambda size: size == pod_size)        # stable: the odd pods first
-        why.append(Text(N_("The pods of another size are seated at the top of the standings (event setting).")))
+    if odd_pods == "high" and not fresh:
+        sizes = _odd_pods_first(sizes, pod_size, why)
 
     order = players[:]
     rng.shuffle(order)
@@ -223,6 +222,14 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
     pods = tuple(Pod(table=t + 1, seats=tuple(e.id for e in _assign_seats(groups[k], rng)))
                  for t, k in enumerate(tables))
     return PodPairing(pods=pods, byes=tuple(e.id for e in byes), why=tuple(why))
+
+
+def _odd_pods_first(sizes: list[int], pod_size: int, why: list) -> list[int]:
+    """The pods of another size first (at the top of the standing order), the others in their order."""
+    if all(size == pod_size for size in sizes):
+        return sizes
+    why.append(Text(N_("The pods of another size are seated at the top of the standings (event setting).")))
+    return sorted(sizes, key=lambda size: size == pod_size)        # stable
 
 
 def _chunks(order: list, sizes: list[int]) -> list[list]:
