@@ -167,7 +167,7 @@ class EventForm(Form):
          ("survivor", _l("The best seed among the players left goes on"))]))
     cut_deal = ChoiceField(_l("Dealing top cut pods"), default="snake", choices=options(
         [("snake", _l("Snake (top 16: 1-8-9-16)")), ("straight", _l("Straight (top 16: 1-5-9-13)"))]))
-    odd_pods = ChoiceField(_l("Where the smaller pods go"), default="low", choices=options(
+    odd_pods = ChoiceField(_l("Place of the smaller pods"), default="low", choices=options(
         [("low", _l("At the bottom of the standings")), ("high", _l("At the top of the standings"))]))
     bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(*BYE_POINTS, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)

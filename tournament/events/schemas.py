@@ -392,7 +392,7 @@ class EventSettings(Body):
     cut_deal: choice(CUT_DEAL, _l("Dealing top cut pods"),
                      "Pod top cut: snake (top 16: pod 1 gets seeds 1, 8, 9, 16; default) or straight (1, 5, 9, "
                      "13).") = None
-    odd_pods: choice(ODD_PODS, _l("Where the smaller pods go"),
+    odd_pods: choice(ODD_PODS, _l("Place of the smaller pods"),
                      "Pods, later rounds: the pods of another size (3-pods among 4s) at low standings (default) or "
                      "high standings.") = None
     end_of_round: choice(END_OF_ROUND, _l("The end-of-round procedure"),
