@@ -89,7 +89,7 @@ def _play_swiss(db, event, judge, regs, rounds_to_play=2):
 
 
 def test_a_top_7_in_a_pod_event(db, make_event, make_player, judge):
-    event = make_event(top_cut=7, scoring_profile="survival")
+    event = make_event(top_cut=7, scoring_profile="survival", cut_draw="survivor")
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
     _play_swiss(db, event, judge, regs)
     before = [(r.player, r.points) for r in rounds.standings(event)]

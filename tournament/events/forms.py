@@ -169,6 +169,13 @@ class EventForm(Form):
          (40, _l("Top 40 (pods)"))]))
     cut_seating = ChoiceField(_l("Seats in a pod top cut"), default="seed", choices=options(
         [("seed", _l("Assigned by seed (the best seed in seat 1)")), ("choice", _l("Chosen in seed order"))]))
+    cut_draw = ChoiceField(_l("A drawn top cut pod"), default="table", choices=options(
+        [("table", _l("The highest-ranked player at the table goes on")),
+         ("survivor", _l("The best seed among the players left goes on"))]))
+    cut_deal = ChoiceField(_l("Dealing top cut pods"), default="snake", choices=options(
+        [("snake", _l("Snake (top 16: 1-8-9-16)")), ("straight", _l("Straight (top 16: 1-5-9-13)"))]))
+    odd_pods = ChoiceField(_l("Place of the smaller pods"), default="low", choices=options(
+        [("low", _l("At the bottom of the standings")), ("high", _l("At the top of the standings"))]))
     bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(*BYE_POINTS, BYE_MESSAGE)],
                               invalid_value_message=BYE_MESSAGE)
     hide_votes = BooleanField(_l("Hide a table's votes until all its players have voted"), default=True)

@@ -22,7 +22,8 @@ from ..cards.names import name_key
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Refused
 from ..i18n import LANGUAGES, message_text
-from ..rounds.pairing.cut import CUT_SEATING, POD_CUTS
+from ..rounds.pairing.cut import CUT_DEAL, CUT_DRAW, CUT_SEATING, POD_CUTS
+from ..rounds.pairing.pods import ODD_PODS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
@@ -385,6 +386,15 @@ class EventSettings(Body):
                        "their deck's floor, else 2).") = None
     cut_seating: choice(CUT_SEATING, _l("Seats in the top cut"),
                         "Seats in a pod top cut: assigned by seed, or chosen in seed order.") = None
+    cut_draw: choice(CUT_DRAW, _l("A drawn top cut pod"),
+                     "Pod top cut, a drawn pod: table (the highest-ranked player at the table goes on, as the "
+                     "multiplayer addendum says; default) or survivor (the best seed among those left).") = None
+    cut_deal: choice(CUT_DEAL, _l("Dealing top cut pods"),
+                     "Pod top cut: snake (top 16: pod 1 gets seeds 1, 8, 9, 16; default) or straight (1, 5, 9, "
+                     "13).") = None
+    odd_pods: choice(ODD_PODS, _l("Place of the smaller pods"),
+                     "Pods, later rounds: the pods of another size (3-pods among 4s) at low standings (default) or "
+                     "high standings.") = None
     end_of_round: choice(END_OF_ROUND, _l("The end-of-round procedure"),
                          "Pods: what happens when time is called (tournament/data/draws.json).") = None
     end_of_round_turns: whole(TURNS, _l("The turns at time"), "Turns for extra_turns (default 5) or turn_limit.",

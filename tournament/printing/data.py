@@ -97,6 +97,7 @@ class StandingsData:
     rows: tuple[StandingLine, ...]
     after_round: int | None = None
     column_names: tuple[str, ...] = ()     # the columns' headings in the document's language (): the names
+    legend: tuple[tuple[str, str], ...] = ()   # (heading, what it means and its formula) per tiebreaker column
 
 
 @dataclass(frozen=True)

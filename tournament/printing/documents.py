@@ -165,7 +165,9 @@ class Standings(PrintDocument):
         if not rows:
             return out + [para(_("No results yet."))]
         align = ["right", "left"] + ["right"] * (len(widths) - 2)
-        return out + [TextRows(rows, widths, size=10, header=header, align=align, zebra=True, bold=(2,))]
+        legend = [para(f"{name}: {words}", "small") for name, words in data.legend if words]
+        return out + [TextRows(rows, widths, size=10, header=header, align=align, zebra=True, bold=(2,)),
+                      Spacer(1, 3 * mm), *legend]
 
 
 # ----------------------------------------------------------------- 4. result slips

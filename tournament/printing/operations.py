@@ -21,7 +21,7 @@ from babel.lists import format_list
 from flask_babel import force_locale, format_date, lazy_pgettext, format_decimal, format_time, get_locale, gettext as _, ngettext
 
 from ..decks.brackets import bracket_rules
-from ..rounds.presenting import column_name, end_of_round_text as time_called_text, record_text
+from ..rounds.presenting import column_name, end_of_round_text as time_called_text, record_text, tiebreaker_words
 from ..scoring.draws import draw_kinds
 from ..swaps.operations import uses_sideboards
 from ..decks.checks import COLOR_ORDER, COLOR_WORDS, TYPE_ORDER, color_words
@@ -283,7 +283,8 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
         _info(event, rnd, now), _known(getattr(profile, "name", event.scoring_profile)), columns, votes,
         tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), record_text(r.tally), r.votes)
               for r in rows),
-        after_round=after, column_names=names)
+        after_round=after, column_names=names,
+        legend=tuple((n, tiebreaker_words().get(c, "")) for n, c in zip(names, columns)))
 
 
 def _value_text(value) -> str:

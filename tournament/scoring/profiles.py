@@ -40,7 +40,7 @@ MODES = ("pods", "duel")
 POD_POINTS = ("survive", "per_vote_received", "win", "draw", "loss", "bye")
 DUEL_POINTS = ("match_win", "match_draw", "match_loss", "game_win", "game_draw", "game_loss", "bye")
 TIEBREAKERS = {
-    "pods": ("OPP", "votes", "random"),
+    "pods": ("OPP", "OWR", "OOWR", "votes", "random"),
     "duel": ("OMW%", "GW%", "OGW%", "random"),
 }
 RECORD_STYLES = {"pods": ("survived", "wins-losses-draws"), "duel": ("wins-losses-draws",)}
@@ -75,6 +75,9 @@ class ScoringProfile:
     percentage_floor: float = 0.33          # duel: MWP / GW% floor
     own_gw_floor: bool = True               # duel: the floor applies to a player's own GW% too
     draw_kinds: Mapping[str, float] = field(default_factory=dict)   # pods: a drawn game's points by kind
+    bye_opponents: int = 0                  # pods: phantom opponents a bye adds to OWR (TopDeck: 3)
+    bye_opponent_win_rate: float = 0.0      # pods: each phantom opponent's win rate (TopDeck: 0.2)
+    win_rate_floor: float = 0.0             # pods: an opponent's win rate counts at least this much in OWR
     raw: Mapping = field(default_factory=dict, repr=False)
 
     @property
@@ -96,6 +99,9 @@ class ScoringProfile:
         }
         if self.draw_kinds:
             out["draw_kinds"] = dict(self.draw_kinds)
+        if self.mode == "pods":
+            out.update(bye_opponents=self.bye_opponents, bye_opponent_win_rate=self.bye_opponent_win_rate,
+                       win_rate_floor=self.win_rate_floor)
         if self.mode == "duel":
             out.update(bye_record="-".join(str(n) for n in self.bye_record),
                        percentage_floor=self.percentage_floor, own_gw_floor=self.own_gw_floor)
@@ -212,7 +218,7 @@ def _profile_extra(d: Mapping, where: str, mode: str, points: Mapping) -> dict:
     if draws:
         extra["draw_kinds"] = dict(draws)
     if mode != "duel":
-        return extra
+        return {**extra, **_pod_win_rate_settings(d, where)}
     floor = d.get("percentage_floor", 0.33)
     if not _is_number(floor) or not 0 <= floor <= 1:
         raise ScoringProfileError(f"{where}: percentage_floor must be a number from 0 to 1.")
@@ -225,6 +231,21 @@ def _profile_extra(d: Mapping, where: str, mode: str, points: Mapping) -> dict:
         raise ScoringProfileError(f"{where}: match_win and game_win must be above 0 (they are the "
                                   f"denominators of MWP and GW%).")
     return extra
+
+
+def _pod_win_rate_settings(d: Mapping, where: str) -> dict:
+    """OWR's settings: how many phantom opponents a bye adds and at what win rate, and the floor of an
+    opponent's win rate (all optional; 0 by default: a bye adds no opponent, no floor)."""
+    count = d.get("bye_opponents", 0)
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 10:
+        raise ScoringProfileError(f"{where}: bye_opponents must be a whole number from 0 to 10.")
+    out = {"bye_opponents": count}
+    for key in ("bye_opponent_win_rate", "win_rate_floor"):
+        v = d.get(key, 0)
+        if not _is_number(v) or not 0 <= v <= 1:
+            raise ScoringProfileError(f"{where}: {key} must be a number from 0 to 1.")
+        out[key] = v
+    return out
 
 
 # ---------------------------------------------------------------- loading

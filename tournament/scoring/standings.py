@@ -15,6 +15,8 @@ Pods (`pod_standings`), in the profile's order (all seed profiles):
      meeting (an opponent met twice counts twice; a bye adds no opponent;
      a player with no games has OPP 0);
   3. votes received (profiles that list "votes");
+  OWR / OOWR (profiles that list them; cedh: points, OWR, OOWR, OPP): opponents' win rate with byes as the
+     profile's phantom opponents, and opponents' opponents' win rate (see `opponent_win_rates`);
   4. the event's random order: `random.Random(seed).shuffle` of the sorted
      player ids, so every tie is broken and ranks run 1..n.
   An Archenemy game (PodGame.archenemy set) scores archenemy win / team win
@@ -293,11 +295,54 @@ def pod_standings(profile, games: Sequence[PodGame], byes: Sequence[Bye], player
     counts = _count_pods(values, arch, games, byes, players, bye_value)
     total_num, den = _common(counts.total)
     opp_key, opp_shown = _opp(total_num, den, counts.scored, players)
+    owr, oowr = opponent_win_rates(profile, counts.wins, counts.played, counts.byes, counts.scored, players)
     places = _seed_order(players, seed)
-    sources = [(opp_key, -1) if t == "OPP" else (counts.votes, -1) if t == "votes" else (places, 1)
-               for t in profile.tiebreakers]
+    by_name = {"OPP": (opp_key, -1), "OWR": (owr, -1), "OOWR": (oowr, -1), "votes": (counts.votes, -1),
+               "random": (places, 1)}
+    sources = [by_name[t] for t in profile.tiebreakers]
     keys = {p: (-total_num[p], *(sign * source[p] for source, sign in sources)) for p in players}
-    return _pod_rows(profile, sorted(players, key=keys.__getitem__), players, counts, opp_shown, places)
+    shown = {"OPP": opp_shown, "OWR": {p: _display(v) for p, v in owr.items()},
+             "OOWR": {p: _display(v) for p, v in oowr.items()}, "votes": counts.votes}
+    return _pod_rows(profile, sorted(players, key=keys.__getitem__), players, counts, shown, places)
+
+
+def win_rates(wins: Mapping[int, int], played: Mapping[int, int]) -> dict[int, Fraction]:
+    """Each player's own win rate: pod wins / pod games played (byes are neither; a draw is not a win;
+    a game loss is a game played and lost). 0 for a player who played no game."""
+    return {p: Fraction(wins[p], played[p]) if played[p] else Fraction(0) for p in played}
+
+
+def opponent_win_rates(profile: ScoringProfile, wins: Mapping[int, int], played: Mapping[int, int],
+                       byes: Mapping[int, int], scored: Sequence[Sequence[int]], players: Iterable[int]
+                       ) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """OWR and OOWR per player, as exact Fractions (the multiplayer addendum's opponents' win rate, as TopDeck
+    computes it):
+
+      OWR  = (sum over opponent meetings of max(floor, opponent's win rate) + byes x N x V)
+             / (opponent meetings + byes x N)
+      OOWR = the average of the opponents' OWR, once per meeting (phantom opponents have none).
+
+    A meeting is one opponent at one of the player's pods (an opponent met twice counts twice). N and V are the
+    profile's `bye_opponents` and `bye_opponent_win_rate` (TopDeck: each bye is 3 phantom opponents at 0.2);
+    the floor is the profile's `win_rate_floor` and applies to real opponents only. A dropped player's games
+    still count, and their win rate stays what it was when they dropped. No meetings and no byes: 0.
+    """
+    rate = win_rates(wins, played)
+    floor = Fraction(str(profile.win_rate_floor))
+    n, v = profile.bye_opponents, Fraction(str(profile.bye_opponent_win_rate))
+    seen = {p: max(floor, r) for p, r in rate.items()}
+    met: dict[int, list[int]] = {p: [] for p in players}
+    for seats in scored:
+        for p in seats:
+            met[p].extend(q for q in seats if q != p)
+    owr = {}
+    for p, opponents in met.items():
+        count = len(opponents) + byes.get(p, 0) * n
+        owr[p] = (sum((seen[q] for q in opponents), Fraction(0)) + byes.get(p, 0) * n * v) / count if count \
+            else Fraction(0)
+    oowr = {p: sum((owr[q] for q in opponents), Fraction(0)) / len(opponents) if opponents else Fraction(0)
+            for p, opponents in met.items()}
+    return owr, oowr
 
 
 def _bye_value(profile: ScoringProfile, bye_points):
@@ -378,7 +423,7 @@ def _opp(total_num: Mapping[int, int], den: int, scored: list[tuple[int, ...]],
 
 
 def _pod_rows(profile: ScoringProfile, order: list[int], players: Mapping[int, str], counts: _PodCounts,
-              opp_shown: Mapping[int, float], places: Mapping[int, int]) -> list[StandingRow]:
+              shown_by: Mapping[str, Mapping[int, float]], places: Mapping[int, int]) -> list[StandingRow]:
     """The rows in standings order, each with its record as counts (a Tally) and in English."""
     names = [t for t in profile.tiebreakers if t != "random"]
     survived_style = profile.record == "survived"
@@ -386,7 +431,7 @@ def _pod_rows(profile: ScoringProfile, order: list[int], players: Mapping[int, s
     make_row = frozen_maker(StandingRow)       # rank, player, points, tiebreakers, record, votes, games, name, ...
     make_tally = frozen_maker(Tally)           # wins, losses, draws, intentional, survived, played, byes
     for rank, p in enumerate(order, 1):
-        shown = {t: (opp_shown[p] if t == "OPP" else counts.votes[p]) for t in names}
+        shown = {t: shown_by[t][p] for t in names}
         if survived_style:
             tally = make_tally(0, 0, 0, 0, counts.survived[p], counts.played[p], counts.byes[p])
         else:

@@ -104,7 +104,7 @@ def pair_next_round(event: Event, user: User, seed: int | None = None, *, overri
                                            leftover=event.leftover_policy, seed=seed, round_number=number)
         elif event.mode == "pods":
             result = pair_pods(entrants, pod_size=event.pod_size, leftover=event.leftover_policy, seed=seed,
-                               round_number=number)
+                               round_number=number, odd_pods=event.odd_pods or "low")
         else:
             result = pair_swiss(entrants, seed=seed, round_number=number)
     if event.mode == "pods":
@@ -195,14 +195,18 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
         winners = []
         for table in pods:
             left = [s.registration_id for s in table.seats if s.survived]
-            if table.result_state != "confirmed" or not left:
+            rule = event.cut_draw or "table"
+            if table.result_state != "confirmed" or not (left or rule == "table"):
                 raise Refused(_("Table %(number)s has no confirmed result with the player who goes on. Enter or "
                                 "confirm it first.", number=table.number), status=409)
-            winner, by_seed = pod_winner(left, seed_of)
+            winner, by_seed = pod_winner(left, seed_of, [s.registration_id for s in table.seats], rule)
             winners.append(winner)
             if by_seed:
                 notes.append(Text(N_("Table %(table)s was drawn with several players left: the best seed among "
                                      "them, %(name)s (seed %(seed)s), goes on."), table=table.number,
+                                  name=_name(event, winner), seed=seed_of[winner]) if rule == "survivor" else
+                             Text(N_("Table %(table)s was drawn: the highest-ranked player at the table, %(name)s "
+                                     "(seed %(seed)s), goes on."), table=table.number,
                                   name=_name(event, winner), seed=seed_of[winner]))
         players = advancing(winners, waiting, seed_of)
         gone = [p for p in players if db.session.get(Registration, p).dropped_at is not None]
@@ -218,7 +222,7 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
         if len(players) < size:
             raise Refused(_("Only %(count)s players remain; a top %(size)s needs %(size)s.", count=len(players),
                             size=size), status=409)
-    stage = cut_stage(players, event.cut_seating or "seed")
+    stage = cut_stage(players, event.cut_seating or "seed", deal=event.cut_deal or "snake")
     rnd = Round(event_id=event.id, number=len(previous) + 1, seed=0, status="draft", stage=f"top{len(players)}",
                 why=why_json([*stage.why, *notes, Text(N_("Seeds are the standings at the cut: %(seeds)s."),
                                                        seeds=TextList([f"{seed_of[p]}. {_name(event, p)}"

@@ -10,7 +10,9 @@ next stage is again of the form 3k + 1, until 4 meet in the final:
 * top 40: ten pods, then the ten winners as a top 10.
 
 Pods are filled by seed in a snake (pod 1 gets the best and the worst of those playing), so each pod has
-one of each quarter of the seeds. Seats are assigned by seed (the best seed in seat 1) or chosen in seed
+one of each quarter of the seeds; or, per event (`cut_deal`), straight (top 16: 1-5-9-13). A drawn cut pod
+(`cut_draw`) sends on the highest-ranked player at the table (the addendum; default) or the best surviving
+seed. Seats are assigned by seed (the best seed in seat 1) or chosen in seed
 order (the best seed chooses first): then the pairing lists the players in choosing order and staff set
 the seats they chose. Pure: seeds in, pods out.
 """
@@ -24,6 +26,9 @@ from .domain import Pod
 
 POD_CUTS = (4, 7, 10, 13, 16, 40)
 CUT_SEATING = ("seed", "choice")
+CUT_DRAW = ("table", "survivor")     # a drawn cut pod: the highest-ranked player at the table goes on (the
+                                     # multiplayer addendum), or the best seed among those left alive
+CUT_DEAL = ("snake", "straight")     # top 16: pod 1 gets seeds 1-8-9-16 (snake) or 1-5-9-13 (straight)
 FINAL_SIZE = 4
 
 
@@ -79,18 +84,32 @@ def snake(players: Sequence[int], pods: int) -> list[list[int]]:
     return out
 
 
-def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "") -> CutStage:
-    """One stage of a pod top cut from its players, best seed first."""
+def straight(players: Sequence[int], pods: int) -> list[list[int]]:
+    """Deal seeds (best first) into pods in the same direction every lap: 1 2 3 4 | 5 6 7 8 ... (top 16: pod 1
+    gets seeds 1, 5, 9 and 13)."""
+    out: list[list[int]] = [[] for _ in range(pods)]
+    for i, player in enumerate(players):
+        out[i % pods].append(player)
+    return out
+
+
+def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "", deal: str = "snake") -> CutStage:
+    """One stage of a pod top cut from its players, best seed first; pods dealt as a snake or straight."""
     if seating not in CUT_SEATING:
         raise ValueError(f"Seats in a top cut are assigned by seed or chosen by seed, not {seating!r}.")
+    if deal not in CUT_DEAL:
+        raise ValueError(f"Top cut pods are dealt as a snake or straight, not {deal!r}.")
     seeded = list(seeded)
     if len(set(seeded)) != len(seeded):
         raise ValueError("A player is seeded twice in the top cut.")
     waiting, pods = stage_shape(len(seeded))
     playing = seeded[waiting:]
     tables = tuple(Pod(table=t + 1, seats=tuple(sorted(pod, key=seeded.index)))
-                   for t, pod in enumerate(snake(playing, pods)))
+                   for t, pod in enumerate((snake if deal == "snake" else straight)(playing, pods)))
     why = [_stage_words(len(seeded), waiting, pods, label)]
+    if deal == "straight" and pods > 1:
+        why.append(Text(N_("Pods are dealt straight rather than in a snake: pod 1 gets the 1st, 5th, 9th and 13th "
+                           "of the seeds playing in a top 16, pod 2 the 2nd, 6th, 10th and 14th, and so on.")))
     if seating == "choice":
         why.append(Text(N_("Seats are chosen in seed order: at each table the best seed picks a seat first; the list "
                            "shows the choosing order until staff set the seats chosen.")))
@@ -136,13 +155,20 @@ def advancing(winners: Sequence[int], waiting: Sequence[int], seed_of: dict[int,
     return sorted(players, key=lambda p: seed_of[p])
 
 
-def pod_winner(survivors: Sequence[int], seed_of: dict[int, int]) -> tuple[int, bool]:
-    """The player who goes on from a cut pod: its one survivor, or, when the game was drawn with several left
-    (time called), the best seed among them (as cEDH events rule). Also whether the seed decided it."""
-    if not survivors:
+def pod_winner(survivors: Sequence[int], seed_of: dict[int, int], table: Sequence[int] = (),
+               rule: str = "survivor") -> tuple[int, bool]:
+    """The player who goes on from a cut pod: its one survivor. A drawn pod (time called with several left, or
+    nobody left) sends on, by `rule`: "table", the highest-ranked (best seed) player at the table, eliminated or
+    not (the multiplayer addendum; `table` is everyone seated); "survivor", the best seed among those left.
+    Also whether the seed decided it."""
+    if rule not in CUT_DRAW:
+        raise ValueError(f"A drawn cut pod is decided at the table or among the survivors, not {rule!r}.")
+    if len(survivors) == 1:
+        return survivors[0], False
+    among = table if rule == "table" and table else survivors
+    if not among:
         raise ValueError("A cut pod needs its winner (or the players left when it was drawn).")
-    best = min(survivors, key=lambda p: seed_of[p])
-    return best, len(survivors) > 1
+    return min(among, key=lambda p: seed_of[p]), True
 
 
 # ----------------------------------------------------------------- final places

@@ -159,15 +159,23 @@ def pick_byes(order: list[Entrant], count: int) -> list[Entrant]:
     return sorted(order, key=lambda e: (e.byes, -position[e.id]))[:count]
 
 
+ODD_PODS = ("low", "high")      # where the pods of another size (3-pods among 4s) go: low or high standings
+
+
 def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str = "threes",
-              seed: int | str, round_number: int) -> PodPairing:
-    """Seat one round of multiplayer pods; see the module docstring for the rules."""
+              seed: int | str, round_number: int, odd_pods: str = "low") -> PodPairing:
+    """Seat one round of multiplayer pods; see the module docstring for the rules. `odd_pods` "high" puts the pods
+    of another size (the 3-pods) at the top of the standings instead of the bottom (later rounds)."""
+    if odd_pods not in ODD_PODS:
+        raise ValueError(f"The smaller or larger pods go at low or high standings, not {odd_pods!r}.")
     players = sorted(entrants, key=lambda e: e.id)
     check_entrants(players)
     rng = random.Random(seed)
     sizes, n_byes, reason = plan_pod_sizes(len(players), pod_size, leftover)
     why = [Text(N_("Round %(round)s: %(reason)s."), round=round_number, reason=reason)]
     fresh = round_number <= 1 or is_fresh(players)
+    if odd_pods == "high" and not fresh:
+        sizes = _odd_pods_first(sizes, pod_size, why)
 
     order = players[:]
     rng.shuffle(order)
@@ -214,6 +222,14 @@ def pair_pods(entrants: Iterable[Entrant], *, pod_size: int = 4, leftover: str =
     pods = tuple(Pod(table=t + 1, seats=tuple(e.id for e in _assign_seats(groups[k], rng)))
                  for t, k in enumerate(tables))
     return PodPairing(pods=pods, byes=tuple(e.id for e in byes), why=tuple(why))
+
+
+def _odd_pods_first(sizes: list[int], pod_size: int, why: list) -> list[int]:
+    """The pods of another size first (at the top of the standing order), the others in their order."""
+    if all(size == pod_size for size in sizes):
+        return sizes
+    why.append(Text(N_("The pods of another size are seated at the top of the standings (event setting).")))
+    return sorted(sizes, key=lambda size: size == pod_size)        # stable
 
 
 def _chunks(order: list, sizes: list[int]) -> list[list]:
