@@ -151,14 +151,20 @@ def _no_gaps(seats) -> None:
     assert all(s == list(range(1, len(s) + 1)) for s in by_table.values()), by_table
 
 
-def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge, organizer):
+def _before_the_storm(db, night, judge, organizer) -> tuple[list[str], int, int]:
+    """Tokens of the judge and the organizer, the event's id and the first player of round 1's table 1; the
+    session closed so the threads start clean."""
     event, _late = night
     tokens = [issue_token(judge), issue_token(organizer)]
-    rnd = rounds.get_round(event, 1)
-    player = rnd.tables[0].seats[0].registration_id
+    player = rounds.get_round(event, 1).tables[0].seats[0].registration_id
     event_id = event.id
     db.session.commit()
     db.session.remove()
+    return tokens, event_id, player
+
+
+def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge, organizer):
+    tokens, event_id, player = _before_the_storm(db, night, judge, organizer)
     url = f"/events/{event_id}/rounds/1/seating/move"
     # both saw revision 0; each asks for another table or seat
     jobs = [(url, tokens[i % 2], {"player": player, "table": 2 + i % 3, "seat": 1 + i % 4, "revision": 0})
@@ -179,13 +185,7 @@ def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge,
 
 
 def test_the_same_move_sent_at_once_without_a_revision_is_stored_once(app, db, night, judge, organizer):
-    event, _late = night
-    tokens = [issue_token(judge), issue_token(organizer)]
-    rnd = rounds.get_round(event, 1)
-    player = rnd.tables[0].seats[0].registration_id
-    event_id = event.id
-    db.session.commit()
-    db.session.remove()
+    tokens, event_id, player = _before_the_storm(db, night, judge, organizer)
     jobs = [(f"/events/{event_id}/rounds/1/seating/move", tokens[i % 2], {"player": player, "table": 3})
             for i in range(THREADS * 2)]
     results = _storm(app, jobs)
