@@ -350,6 +350,31 @@ def login(client):
 
 
 @pytest.fixture
+def api(client):
+    """The checking client for /api/v1 (tests/api/apidoc.py)."""
+    from tests.api.apidoc import Checked
+    return Checked(client)
+
+
+@pytest.fixture
+def token(db, organizer):
+    """An API token of the organizer."""
+    from tournament.auth.operations import issue_token
+    value = issue_token(organizer)
+    db.session.commit()
+    return value
+
+
+@pytest.fixture
+def other_token(db, make_user):
+    """An API token of another organizer (Otto Other), who runs none of the test's events."""
+    from tournament.auth.operations import issue_token
+    value = issue_token(make_user("Otto Other", "organizer"))
+    db.session.commit()
+    return value
+
+
+@pytest.fixture
 def make_round(db, make_event, make_player, judge):
     """make_round(players=8, start=False, event=None, **event_settings) -> (event, round 1 published,
     registrations): players registered (in `event` when given) and checked in, round 1 paired from a fixed seed and published (and started)."""

@@ -151,26 +151,36 @@ def _no_gaps(seats) -> None:
     assert all(s == list(range(1, len(s) + 1)) for s in by_table.values()), by_table
 
 
-def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge, organizer):
+def _before_the_storm(db, night, judge, organizer) -> tuple[list[str], int, int]:
+    """Tokens of the judge and the organizer, the event's id and the first player of round 1's table 1; the
+    session closed so the threads start clean."""
     event, _late = night
     tokens = [issue_token(judge), issue_token(organizer)]
-    rnd = rounds.get_round(event, 1)
-    player = rnd.tables[0].seats[0].registration_id
+    player = rounds.get_round(event, 1).tables[0].seats[0].registration_id
     event_id = event.id
     db.session.commit()
     db.session.remove()
+    return tokens, event_id, player
+
+
+def _refusals(results) -> list[str]:
+    """The messages of the refused requests, once exactly one request was stored and every other one refused
+    with 409."""
+    statuses = sorted(status for _j, status, _b in results)
+    assert statuses == [200] + [409] * (len(results) - 1), statuses
+    return [body["error"]["message"] for _j, status, body in results if status == 409]
+
+
+def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge, organizer):
+    tokens, event_id, player = _before_the_storm(db, night, judge, organizer)
     url = f"/events/{event_id}/rounds/1/seating/move"
     # both saw revision 0; each asks for another table or seat
     jobs = [(url, tokens[i % 2], {"player": player, "table": 2 + i % 3, "seat": 1 + i % 4, "revision": 0})
             for i in range(THREADS * 2)]
     results = _storm(app, jobs)
-    statuses = sorted(status for _j, status, _b in results)
-    assert statuses == [200] + [409] * (len(jobs) - 1), statuses
-    for _job, status, body in results:
-        if status == 409:
-            message = body["error"]["message"]
-            assert "changed the seating of round 1 after you loaded it" in message, message
-            assert message.startswith(("Jan Judge", "Olga Organizer")), message
+    for message in _refusals(results):
+        assert "changed the seating of round 1 after you loaded it" in message, message
+        assert message.startswith(("Jan Judge", "Olga Organizer")), message
     (winner,) = [job for job, status, _b in results if status == 200]
     revision, places, seats, moves = _stored(app, event_id, player)
     assert revision == 1 and moves == 1
@@ -179,22 +189,11 @@ def test_two_judges_moving_the_same_player_store_one_move(app, db, night, judge,
 
 
 def test_the_same_move_sent_at_once_without_a_revision_is_stored_once(app, db, night, judge, organizer):
-    event, _late = night
-    tokens = [issue_token(judge), issue_token(organizer)]
-    rnd = rounds.get_round(event, 1)
-    player = rnd.tables[0].seats[0].registration_id
-    event_id = event.id
-    db.session.commit()
-    db.session.remove()
+    tokens, event_id, player = _before_the_storm(db, night, judge, organizer)
     jobs = [(f"/events/{event_id}/rounds/1/seating/move", tokens[i % 2], {"player": player, "table": 3})
             for i in range(THREADS * 2)]
-    results = _storm(app, jobs)
-    statuses = sorted(status for _j, status, _b in results)
-    assert statuses == [200] + [409] * (len(jobs) - 1), statuses
-    for _job, status, body in results:
-        if status == 409:
-            message = body["error"]["message"]
-            assert ("already sits at table 3" in message or "after you loaded it" in message), message
+    for message in _refusals(_storm(app, jobs)):
+        assert ("already sits at table 3" in message or "after you loaded it" in message), message
     revision, places, seats, moves = _stored(app, event_id, player)
     assert revision == 1 and moves == 1 and places == [(3, 5)]
     _no_gaps(seats)

@@ -95,6 +95,37 @@ def serve(tmp: Path, **extra_env):
         log.close()
 
 
+@contextlib.contextmanager
+def fresh_database(tmp: Path, prefix: str):
+    """A new database's URL for a live server: a SQLite file in `tmp`; with TEST_DATABASE_URL (the PostgreSQL
+    pass) a new PostgreSQL database on that server named from `prefix`, dropped afterwards."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp / 'live.sqlite'}"
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+    url = make_url(base.replace("postgres://", "postgresql://", 1))
+    name = f"{prefix}_{os.getpid()}_{tmp.name[-12:]}".replace("-", "_").lower()
+    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
+        hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def serve_fresh(tmp: Path, prefix: str, **extra_env):
+    """`serve` on `fresh_database(tmp, prefix)`: SQLite, or PostgreSQL with TEST_DATABASE_URL."""
+    with fresh_database(tmp, prefix) as database, serve(tmp, DATABASE_URL=database, **extra_env) as server:
+        yield server
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     with serve(tmp_path_factory.mktemp("live")) as server:

@@ -3,7 +3,6 @@ list (a short one refused first, HTML in it shown as text), and by the organizer
 scheme cards on paper. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (CI's second pass)."""
 from __future__ import annotations
 
-import os
 
 import pytest
 from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -11,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.e2e.conftest import STAFF_PASSWORD, serve
+from tests.e2e.conftest import STAFF_PASSWORD, fresh_database, serve
 from tests.games.schemecards import ATOMIC_CARDS, real_cards, scheme_list
 
 pytestmark = pytest.mark.skipif(not ATOMIC_CARDS.exists(), reason=f"{ATOMIC_CARDS} not found")
@@ -53,24 +52,8 @@ with app.app_context():
 @pytest.fixture(scope="module")
 def server_database(tmp_path_factory):
     """SQLite; with TEST_DATABASE_URL a new PostgreSQL database on that server, dropped afterwards."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        yield f"sqlite:///{tmp_path_factory.mktemp('archenemy') / 'live.sqlite'}"
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-    url = make_url(base.replace("postgres://", "postgresql://", 1))
-    name = f"archenemy_e2e_{os.getpid()}"
-    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
-        hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(tmp_path_factory.mktemp("archenemy"), "archenemy_e2e") as database:
+        yield database
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 sideboarding before game 2 opened by game 1's report and closed by a player's "Start game 2" (the other phone
 follows by itself), before game 3 closed by a judge, and the loser confirming the whole match they see."""
 
-import os
 
 import pytest
 from selenium.common.exceptions import WebDriverException
@@ -10,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import STAFF_PASSWORD, serve
+from tests.e2e.conftest import STAFF_PASSWORD, serve_fresh
 
 PHONE = (390, 844)
 
@@ -58,26 +57,8 @@ def tap(browser, text: str) -> None:
 def bo3_server(tmp_path):
     """The live server on SQLite, or with TEST_DATABASE_URL (the PostgreSQL pass) on a new PostgreSQL database
     of that server, dropped afterwards."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        with serve(tmp_path) as server:
-            yield server
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-    url = make_url(base.replace("postgres://", "postgresql://", 1))
-    name = f"bo3_{os.getpid()}_{tmp_path.name[-12:]}".replace("-", "_").lower()
-    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
-        hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        database = url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
-        with serve(tmp_path, DATABASE_URL=database) as server:
-            yield server
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with serve_fresh(tmp_path, "bo3") as server:
+        yield server
 
 
 def test_a_bo3_match_game_by_game_with_sideboarding(bo3_server, browser_factory):

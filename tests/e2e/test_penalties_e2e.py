@@ -2,12 +2,11 @@
 of that pod's game (no points, a loss) and marked; on SQLite, and on PostgreSQL with TEST_DATABASE_URL."""
 from __future__ import annotations
 
-import os
 import textwrap
 
 import pytest
 
-from tests.e2e.conftest import STAFF_PASSWORD, serve
+from tests.e2e.conftest import STAFF_PASSWORD, serve_fresh
 
 SETUP = textwrap.dedent('''
     import json
@@ -56,27 +55,8 @@ REPORT = textwrap.dedent('''
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The server on a fresh database: PostgreSQL (a new database on TEST_DATABASE_URL's server) or SQLite."""
-    tmp = tmp_path_factory.mktemp("penalties")
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        with serve(tmp) as live:
-            yield live
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-    url = make_url(base.replace("postgres://", "postgresql://", 1))
-    name = f"pen_{os.getpid()}_{tmp.name[-8:]}".replace("-", "_").lower()
-    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
-        hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        database = url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
-        with serve(tmp, DATABASE_URL=database) as live:
-            yield live
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with serve_fresh(tmp_path_factory.mktemp("penalties"), "pen") as live:
+        yield live
 
 
 def test_a_game_loss_given_in_the_browser_shows_in_the_standings(server, browser):

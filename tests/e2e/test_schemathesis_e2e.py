@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import serve
+from tests.e2e.conftest import fresh_database, serve
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 SEED = int(os.environ.get("SCHEMATHESIS_SEED", "1"))
@@ -87,22 +87,8 @@ def st_command() -> list[str]:
 def server_database(tmp_path):
     """The server's database: with TEST_DATABASE_URL (CI's second pass), a new PostgreSQL database on that
     server, dropped afterwards; else a SQLite file."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        yield f"sqlite:///{tmp_path / 'live.sqlite'}"
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-    url = make_url(base.replace("postgres://", "postgresql://", 1))
-    name = f"st_{os.getpid()}_{tmp_path.name[-12:]}".replace("-", "_").lower()
-    admin = url.set(drivername="postgresql", database=url.database or "postgres")
-    with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(tmp_path, "st") as database:
+        yield database
 
 
 def test_the_api_matches_its_document(tmp_path, server_database):

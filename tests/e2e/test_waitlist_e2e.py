@@ -7,11 +7,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-import os
-
 import pytest
 
-from tests.e2e.conftest import STAFF_PASSWORD, serve
+from tests.e2e.conftest import STAFF_PASSWORD, serve_fresh
 
 PHONE = (390, 844)
 
@@ -37,26 +35,8 @@ with app.app_context():
 @pytest.fixture
 def server(tmp_path):
     """The real server on SQLite, or with TEST_DATABASE_URL (CI's second pass) on a new PostgreSQL database."""
-    base = os.environ.get("TEST_DATABASE_URL")
-    if not base:
-        with serve(tmp_path) as live:
-            yield live
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-    url = make_url(base.replace("postgres://", "postgresql://", 1))
-    name = f"e2e_wait_{os.getpid()}_{tmp_path.name[-12:]}".replace("-", "_").lower()
-    admin = url.set(drivername="postgresql", database=url.database or "postgres").render_as_string(
-        hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        database = url.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
-        with serve(tmp_path, DATABASE_URL=database) as live:
-            yield live
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with serve_fresh(tmp_path, "e2e_wait") as live:
+        yield live
 
 
 def wait(browser, check, timeout=10):

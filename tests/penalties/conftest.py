@@ -29,24 +29,3 @@ def give(db, judge):
         return penalty
     return do
 
-
-@pytest.fixture
-def api(client):
-    from tests.api.apidoc import Checked
-    return Checked(client)
-
-
-@pytest.fixture
-def token(db, organizer):
-    from tournament.auth.operations import issue_token
-    value = issue_token(organizer)
-    db.session.commit()
-    return value
-
-
-@pytest.fixture
-def other_token(db, make_user):
-    from tournament.auth.operations import issue_token
-    value = issue_token(make_user("Otto Other", "organizer"))
-    db.session.commit()
-    return value

@@ -31,18 +31,6 @@ def regs_of(db, event):
 
 
 @pytest.fixture
-def api(client):
-    return Checked(client)
-
-
-@pytest.fixture
-def token(db, organizer):
-    value = issue_token(organizer)
-    db.session.commit()
-    return value
-
-
-@pytest.fixture
 def full(make_event, make_player):
     """Cap 2, both places taken."""
     event = make_event(name="Full house", player_cap=2, entry_fee="<b>€10</b> at the door")

@@ -23,12 +23,12 @@ from ...extensions import db
 from ...scoring.match import MAX_GAMES, MatchProgress, progress_of, why_not_game, with_game
 from ...signals import duel_game_reported
 from ...timezones import as_utc, clock_text
-from ..models import DuelGame, GameTable, ResultReport
+from ..models import DuelGame, GameTable
 
 from .queries import lock_table, _seated_ids
 from .policy import confirmers, table_actor, why_not_report, _refuse_if
 from .ranking import _needs_a_winner
-from .results import report_pod_result, _add_confirmation, _result_snapshot
+from .results import report_pod_result, _add_confirmation, _result_snapshot, _version
 
 
 def match_progress(table: GameTable) -> MatchProgress:
@@ -94,23 +94,6 @@ def _store(table: GameTable, progress: MatchProgress, actor: str, changed: int |
     elif not progress.time_called:
         table.time_called_at = None
     db.session.flush()
-
-
-def _version(table: GameTable, actor: str, staff: bool, reg: Registration | None, state: str | None,
-             action: str, before: dict, **details) -> None:
-    """A new revision of the match's result: stored as the table's, kept as a version, logged."""
-    after = _result_snapshot(table)
-    table.result_revision = (table.result_revision or 0) + 1
-    table.result_state = state
-    table.result_by = actor
-    table.result_at = utcnow()
-    table.reports.append(ResultReport(revision=table.result_revision, actor=actor, staff=staff,
-                                      registration_id=reg.id if reg is not None and not staff else None,
-                                      result=after, at=table.result_at))
-    if state == "reported":
-        _add_confirmation(table, reg.id)
-    log(table.round.event, actor, action, round=table.round.number, table=table.number,
-        revision=table.result_revision, before=before, after=after, **details)
 
 
 def _decided_state(table: GameTable, progress: MatchProgress, staff: bool, field: str) -> str | None:

@@ -65,7 +65,6 @@ def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None,
     table disputed, keeping every version for staff.
     """
     after = _result_snapshot(table)
-    event = table.round.event
     if not staff and before is not None and after == before:
         if table.result_state == "reported" and reg.id not in confirmers(table):
             _add_confirmation(table, reg.id)
@@ -79,6 +78,16 @@ def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None,
         state = "reported"
     else:
         state = "disputed"
+    action = ("result.enter" if before is None else "result.correct") if staff else (
+        "result.dispute" if state == "disputed" else "result.report")
+    _version(table, actor, staff, reg, state, action, before)
+
+
+def _version(table: GameTable, actor: str, staff: bool, reg: Registration | None, state: str | None,
+             action: str, before: dict, **details) -> None:
+    """A new revision of the table's result (a pod's or a match's): stored as the table's, kept as a version,
+    logged."""
+    after = _result_snapshot(table)
     table.result_revision = (table.result_revision or 0) + 1
     table.result_state = state
     table.result_by = actor
@@ -88,10 +97,8 @@ def _record(table: GameTable, actor: str, staff: bool, reg: Registration | None,
                                       result=after, at=table.result_at))
     if state == "reported":
         _add_confirmation(table, reg.id)
-    action = ("result.enter" if before is None else "result.correct") if staff else (
-        "result.dispute" if state == "disputed" else "result.report")
-    log(event, actor, action, round=table.round.number, table=table.number, revision=table.result_revision,
-        before=before, after=after)
+    log(table.round.event, actor, action, round=table.round.number, table=table.number,
+        revision=table.result_revision, before=before, after=after, **details)
 
 
 def _last_reporter(table: GameTable) -> int | None:
