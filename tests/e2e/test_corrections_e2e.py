@@ -13,7 +13,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.e2e.conftest import STAFF_PASSWORD
+from tests.e2e.conftest import STAFF_PASSWORD, serve_fresh
 
 SETUP = r"""
 import json
@@ -56,6 +56,13 @@ def fetch(browser, url: str) -> tuple[int, bytes]:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """The real server on SQLite, or with TEST_DATABASE_URL (CI's PostgreSQL pass) on a new PostgreSQL database."""
+    with serve_fresh(tmp_path_factory.mktemp("live"), "e2e_corr") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
