@@ -58,6 +58,11 @@
   var timer = null;
   var sequence = 0;        // answers to older searches are ignored
   var lastResults = [];
+  /* Desk actions on their way, and how many have finished: a search read while one was on its way may
+     predate it, so its rows and counters would undo what the action showed. It is read again instead. */
+  var writesBusy = 0;
+  var writesDone = 0;
+  var idleWaiters = [];
 
   /* A code as typed, or the code in a scanned receipt QR (the player link, whatever its host). */
   var PLAYER_LINK = /(?:^|\/)p\/([0-9A-Za-z]{4,32})\/?(?:[?#].*)?$/;
@@ -171,8 +176,14 @@
     results.forEach(function (r) { list.appendChild(row(r)); });
   }
 
+  function writesIdle() {
+    if (!writesBusy) return Promise.resolve();
+    return new Promise(function (resolve) { idleWaiters.push(resolve); });
+  }
+
   function search(query) {
     var mine = ++sequence;
+    var clean = !writesBusy, doneBefore = writesDone;
     return fetch(searchUrl + "?q=" + encodeURIComponent(query), {
       headers: {"Accept": "application/json"}, credentials: "same-origin"
     }).then(function (response) {
@@ -182,6 +193,9 @@
       });
     }).then(function (body) {
       if (mine !== sequence) return null;   // a newer search is on its way
+      if (!clean || doneBefore !== writesDone || writesBusy) {
+        return writesIdle().then(function () { return mine === sequence ? search(query) : null; });
+      }
       render(body.results || []);
       updateCounters(body.counters);
       return body.results || [];
@@ -190,6 +204,12 @@
 
   function post(url, data) {
     var body = new URLSearchParams(data || {});
+    writesBusy += 1;
+    var settle = function () {
+      writesBusy -= 1;
+      writesDone += 1;
+      if (!writesBusy) idleWaiters.splice(0).forEach(function (resolve) { resolve(); });
+    };
     return fetch(url, {
       method: "POST", credentials: "same-origin", body: body,
       headers: {"Accept": "application/json", "X-CSRFToken": csrfToken}
@@ -200,7 +220,7 @@
         }
         return payload;
       });
-    });
+    }).then(function (payload) { settle(); return payload; }, function (error) { settle(); throw error; });
   }
 
   function replaceRow(r) {
