@@ -14,6 +14,9 @@ import os
 import socket
 import sys
 
+# per worker: a hall of 2,000 phones keeping their connections alive, split unevenly between two workers
+# (waitress polls its sockets with poll(), so there is no 1,024 select() ceiling)
+CONNECTION_LIMIT = 2500
 DEFAULT_THREADS = 8       # per worker process: requests waiting on the database or the network
 # one worker process per core: Python runs one thread at a time per process
 DEFAULT_WORKERS = (os.cpu_count() or 1) if hasattr(os, "fork") else 1
@@ -123,10 +126,27 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from waitress import serve
 
     from . import create_app
+    from .web.lanes import PhoneLanes, phone_lanes
+    enough_open_files(CONNECTION_LIMIT + 100)
     from .web.proxy import waitress_options
     app = create_app()
-    serve(app, sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
-          connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True, **waitress_options(app.config))
+    served = PhoneLanes(app, phone_lanes(threads))        # staff and writes never wait behind phones' reads
+    serve(served, sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
+          connection_limit=CONNECTION_LIMIT, cleanup_interval=10, asyncore_use_poll=True,
+          **waitress_options(app.config))
+
+
+def enough_open_files(wanted: int) -> None:
+    """Raise this process's open-file limit toward `wanted` (many systems start at 1,024): each phone's
+    connection is a file. Never above the hard limit; nothing to do on Windows."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def proxy_line() -> str | None:
