@@ -60,10 +60,12 @@ def test_a_phone_read_past_the_lanes_is_told_to_retry_while_staff_and_writes_go_
     busy = get(lanes, "/p/OTHER/round")
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == "2" and busy.headers["Cache-Control"] == "no-store"
-    assert "asks again by itself" in busy.get_data(as_text=True)
+    assert "asks again by itself" in busy.get_data(as_text=True)          # a page that reloads itself
+    assert '<meta http-equiv="refresh" content="2">' in busy.get_data(as_text=True)
     assert get(lanes, "/events/1/rounds/1").status_code == 200           # the organizer is not queued
     assert Client(lanes).post("/p/OTHER/result", buffered=True).status_code == 200             # a write is never shed
-    assert get(lanes, "/api/v1/players/X").status_code == 503            # the API's phone reads too
+    api = get(lanes, "/api/v1/players/X")                                     # the API's phone reads too
+    assert api.status_code == 503 and api.json["error"]["code"] == "busy"
     slow.go.set()
     assert [f.result(timeout=10).status_code for f in futures] == [200, 200]
     pool.shutdown()

@@ -17,7 +17,14 @@ from werkzeug.wsgi import ClosingIterator
 PHONE_PREFIXES = ("/p/", "/api/v1/players/")
 READS = frozenset({"GET", "HEAD"})
 RETRY_AFTER_SECONDS = 2
-BUSY_BODY = b"Busy: the server is answering many phones at once. This page asks again by itself.\n"
+# A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); a poll's
+# fetch ignores the answer and asks again at its next poll; an API client reads Retry-After.
+BUSY_PAGE = (b'<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
+             b'content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="2">'
+             b'<title>Busy</title><main><h1>One moment</h1><p>The server is answering many phones at once. '
+             b'This page asks again by itself in 2 seconds.</p></main></html>\n')
+BUSY_JSON = (b'{"error": {"code": "busy", "message": "The server is answering many phones at once; '
+             b'ask again after Retry-After seconds."}}\n')
 
 
 def phone_read(environ) -> bool:
@@ -45,7 +52,7 @@ class PhoneLanes:
             return self.app(environ, start_response)
         if not self._free.acquire(blocking=False):
             self.shed += 1
-            return self._busy(start_response)
+            return self._busy(environ, start_response)
         try:
             result = self.app(environ, start_response)
         except BaseException:
@@ -54,9 +61,11 @@ class PhoneLanes:
         return ClosingIterator(result, [self._free.release])
 
     @staticmethod
-    def _busy(start_response):
+    def _busy(environ, start_response):
+        api = environ.get("PATH_INFO", "").startswith("/api/")
+        body, kind = (BUSY_JSON, "application/json") if api else (BUSY_PAGE, "text/html; charset=utf-8")
         start_response("503 Service Unavailable", [
-            ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(BUSY_BODY))),
+            ("Content-Type", kind), ("Content-Length", str(len(body))),
             ("Retry-After", str(RETRY_AFTER_SECONDS)), ("Cache-Control", "no-store"),
         ])
-        return [BUSY_BODY]
+        return [body]
