@@ -200,8 +200,11 @@ async def projector(base: str, event_id: int, stats: Stats, until: float) -> Non
 
 
 async def csrf_of(client: httpx.AsyncClient, code: str) -> str:
-    page = (await client.get(f"/p/{code}")).text
-    match = CSRF.search(page)
+    page = await client.get(f"/p/{code}")
+    while page.status_code == 503:                  # busy: the page reloads itself after Retry-After
+        await asyncio.sleep(float(page.headers.get("Retry-After", 2)))
+        page = await client.get(f"/p/{code}")
+    match = CSRF.search(page.text)
     return match.group(1) if match else ""
 
 

@@ -8,7 +8,8 @@ Each node is `python -m tournament.serve` on its own port (the next ports after 
 instance folder (one secret key: a session cookie from one node is good on the other), the same database
 and the same Redis (page copies and rate limits count across nodes), and trusting HAProxy's X-Forwarded-For
 (each phone keeps its own address for the limits). HAProxy balances round robin, checks each node's /healthz
-every 2 s and stops sending to one that does not answer. Ctrl-C (or SIGTERM) stops everything.
+every 2 s and stops sending to one that does not answer; a node that dies is started again. Ctrl-C (or
+SIGTERM) stops everything.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ defaults
     option forwardfor
     option redispatch
     retries 2
+    retry-on conn-failure empty-response response-timeout
     timeout connect 5s
     timeout client 60s
     timeout server 60s
@@ -43,6 +45,8 @@ defaults
 frontend edh
     bind {host}:{port}
     http-request set-header X-Forwarded-Proto http
+    # a read a dying node dropped is sent to another; a write is never sent twice by the balancer
+    http-request disable-l7-retry unless METH_GET || METH_HEAD
     default_backend nodes
 backend nodes
     balance roundrobin
@@ -87,8 +91,7 @@ def start(args, procs: list[subprocess.Popen]) -> None:
     env = node_environment(dict(os.environ), args.host, args.port)
     node_ports = [args.port + i for i in range(1, args.nodes + 1)]
     for p in node_ports:
-        procs.append(subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(p),
-                                       "--workers", str(args.workers)], env=env, cwd=REPO))
+        procs.append(start_node(args, env, p))
     for p in node_ports:
         wait_healthy(f"http://127.0.0.1:{p}")
     folder = Path(tempfile.mkdtemp(prefix="edh-cluster-"))
@@ -96,6 +99,26 @@ def start(args, procs: list[subprocess.Popen]) -> None:
     config.write_text(haproxy_config(args.host, args.port, node_ports), encoding="utf-8")
     procs.append(subprocess.Popen([args.haproxy, "-db", "-f", str(config)]))
     wait_healthy(f"http://127.0.0.1:{args.port}")
+
+
+def start_node(args, env: dict, port: int) -> subprocess.Popen:
+    node = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port),
+                             "--workers", str(args.workers)], env=env, cwd=REPO)
+    node.edh_port = port
+    return node
+
+
+def keep_running(args, procs: list[subprocess.Popen], stopping: list[int]) -> None:
+    """A node that dies is started again (HAProxy sends its share to the others meanwhile); HAProxy dying
+    ends the cluster."""
+    env = node_environment(dict(os.environ), args.host, args.port)
+    while not stopping and procs[-1].poll() is None:
+        for i, node in enumerate(procs[:-1]):
+            if node.poll() is not None:
+                print(f"node on port {node.edh_port} stopped ({node.returncode}); starting it again",
+                      file=sys.stderr, flush=True)
+                procs[i] = start_node(args, env, node.edh_port)
+        time.sleep(0.5)
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
@@ -136,8 +159,7 @@ def main(argv=None) -> int:
         print(f"Serving on http://{args.host}:{args.port} through HAProxy: {args.nodes} nodes on ports "
               f"{args.port + 1}-{args.port + args.nodes}, sharing the database and Redis. Ctrl-C stops.",
               flush=True)
-        while not stopping and all(p.poll() is None for p in procs):
-            time.sleep(0.5)
+        keep_running(args, procs, stopping)
     except KeyboardInterrupt:
         stopping.append(1)
     finally:

@@ -126,12 +126,14 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from waitress import serve
 
     from . import create_app
-    from .web.lanes import PhoneLanes, phone_lanes
-    enough_open_files(CONNECTION_LIMIT + 100)
+    from .web.lanes import ShedStale, StaffFirstDispatcher
     from .web.proxy import waitress_options
+    enough_open_files(CONNECTION_LIMIT + 100)
     app = create_app()
-    served = PhoneLanes(app, phone_lanes(threads))        # staff and writes never wait behind phones' reads
-    serve(served, sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
+    dispatcher = StaffFirstDispatcher()     # staff and writes first (waitress's `_dispatcher`: its own pool,
+    dispatcher.set_thread_count(threads)    # which waitress 3 takes as given; requirements.txt pins waitress)
+    serve(ShedStale(app), _dispatcher=dispatcher, sockets=[sock], threads=threads, ident="edh-tournament",
+          channel_timeout=30,
           connection_limit=CONNECTION_LIMIT, cleanup_interval=10, asyncore_use_poll=True,
           **waitress_options(app.config))
 

@@ -1,101 +1,106 @@
-"""Staff first (tournament.web.lanes): phones' reads fill only their lanes; the rest is answered 503 at once,
-and nothing else is ever turned away for load."""
+"""Staff first (tournament.web.lanes): waitress's threads take staff requests and writes before phones' reads,
+and a phone's read that already waited too long is answered 503 at once; nothing else is turned away."""
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from types import SimpleNamespace
 
 import pytest
 from werkzeug.test import Client
 
-from tournament.web.lanes import PhoneLanes, phone_lanes
+from tournament.web.lanes import SHED_AFTER_SECONDS, ShedStale, StaffFirstDispatcher, StaffFirstQueue
 
 
-class SlowApp:
-    """A WSGI app whose phone reads wait until the test lets them go."""
+class Channel:
+    """What waitress queues: a connection with its parsed request; service() is the request being served."""
 
-    def __init__(self):
-        self.go = threading.Event()
-        self.inside = threading.Semaphore(0)
-        self.lock = threading.Lock()
-        self.now = self.most = 0
+    def __init__(self, method, path, served, gate=None):
+        self.requests = [SimpleNamespace(command=method, path=path)]
+        self.served, self.gate, self.name = served, gate, f"{method} {path}"
 
-    def __call__(self, environ, start_response):
-        if environ["PATH_INFO"].startswith("/p/") and environ["REQUEST_METHOD"] == "GET":
-            with self.lock:
-                self.now += 1
-                self.most = max(self.most, self.now)
-            self.inside.release()
-            assert self.go.wait(10)
-            with self.lock:
-                self.now -= 1
-        if environ["PATH_INFO"] == "/p/BOOM":
-            raise RuntimeError("boom")
-        start_response("200 OK", [("Content-Type", "text/plain")])
-        return [b"ok"]
+    def service(self):
+        if self.gate is not None:
+            assert self.gate.wait(10)
+        self.served.append(self.name)
+
+    def cancel(self):
+        pass
 
 
-@pytest.fixture
-def slow():
-    return SlowApp()
+def test_the_queue_gives_staff_and_writes_before_phones_reads_and_phones_in_their_order():
+    queue, served = StaffFirstQueue(), []
+    for method, path in [("GET", "/p/A/round"), ("GET", "/p/B/round"), ("GET", "/events/1/rounds/1"),
+                         ("POST", "/p/C/result"), ("GET", "/api/v1/players/D"), ("GET", "/events/1/projector")]:
+        queue.append(Channel(method, path, served))
+    assert len(queue) == 6
+    order = [queue.popleft().name for _ in range(6)]
+    assert order == ["GET /events/1/rounds/1", "POST /p/C/result", "GET /events/1/projector",
+                     "GET /p/A/round", "GET /p/B/round", "GET /api/v1/players/D"]
+    assert not queue
 
 
-def get(app, path):
-    """A GET read to the end and closed, as a server does (closing gives the lane back)."""
-    return Client(app).get(path, buffered=True)
+def test_with_every_thread_busy_the_organizer_is_served_before_the_phones_queued_ahead_of_him():
+    dispatcher, served, gate = StaffFirstDispatcher(), [], threading.Event()
+    dispatcher.set_thread_count(1)
+    try:
+        dispatcher.add_task(Channel("GET", "/p/BUSY/round", served, gate))   # the one thread is rendering
+        time.sleep(0.05)
+        for i in range(50):
+            dispatcher.add_task(Channel("GET", f"/p/P{i}/round", served))
+        dispatcher.add_task(Channel("POST", "/events/1/rounds/1/start", served))
+        gate.set()
+        deadline = time.monotonic() + 10
+        while len(served) < 52 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        dispatcher.shutdown()
+    assert served[:2] == ["GET /p/BUSY/round", "POST /events/1/rounds/1/start"]
+    assert served[2:] == [f"GET /p/P{i}/round" for i in range(50)]
 
 
-def hold_lanes(slow, lanes, n):
-    """n phone reads inside the app, waiting; returns their futures."""
-    pool = ThreadPoolExecutor(n)
-    futures = [pool.submit(get, lanes, f"/p/CODE{i}") for i in range(n)]
-    for _ in range(n):
-        assert slow.inside.acquire(timeout=10)
-    return pool, futures
+def app(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [b"rendered"]
 
 
-def test_a_phone_read_past_the_lanes_is_told_to_retry_while_staff_and_writes_go_through(slow):
-    lanes = PhoneLanes(slow, 2)
-    pool, futures = hold_lanes(slow, lanes, 2)
-    busy = get(lanes, "/p/OTHER/round")
-    assert busy.status_code == 503
-    assert busy.headers["Retry-After"] == "2" and busy.headers["Cache-Control"] == "no-store"
-    assert "asks again by itself" in busy.get_data(as_text=True)          # a page that reloads itself
-    assert '<meta http-equiv="refresh" content="2">' in busy.get_data(as_text=True)
-    assert get(lanes, "/events/1/rounds/1").status_code == 200           # the organizer is not queued
-    assert Client(lanes).post("/p/OTHER/result", buffered=True).status_code == 200             # a write is never shed
-    api = get(lanes, "/api/v1/players/X")                                     # the API's phone reads too
-    assert api.status_code == 503 and api.json["error"]["code"] == "busy"
-    slow.go.set()
-    assert [f.result(timeout=10).status_code for f in futures] == [200, 200]
-    pool.shutdown()
-    assert lanes.shed == 2
-    assert get(lanes, "/p/OTHER/round").status_code == 200               # the lanes are free again
+class QueuedChannel:
+    def __init__(self, seconds):
+        self.edh_queued_at = time.monotonic() - seconds
+
+    def check_client_disconnected(self):
+        return False
 
 
-def test_a_lane_is_given_back_when_the_app_fails(slow):
-    slow.go.set()
-    lanes = PhoneLanes(slow, 1)
-    with pytest.raises(RuntimeError):
-        get(lanes, "/p/BOOM")
-    assert get(lanes, "/p/CODE").status_code == 200
+def waited(seconds):
+    """An environ as waitress builds it (it hands the app its channel's method), for a request that waited
+    `seconds` in the queue."""
+    return {"waitress.client_disconnected": QueuedChannel(seconds).check_client_disconnected}
 
 
-def test_many_phones_at_once_never_hold_more_than_their_lanes(slow):
-    slow.go.set()
-    lanes = PhoneLanes(slow, 3)
-    with ThreadPoolExecutor(24) as pool:
-        codes = list(pool.map(lambda i: get(lanes, f"/p/C{i}").status_code, range(240)))
-    assert set(codes) <= {200, 503} and codes.count(200) + lanes.shed == 240
-    assert slow.most <= 3
-    # every lane came back: three reads can be inside at once again
-    slow.go.clear()
-    pool, futures = hold_lanes(slow, lanes, 3)
-    slow.go.set()
-    assert [f.result(timeout=10).status_code for f in futures] == [200, 200, 200]
-    pool.shutdown()
+@pytest.mark.parametrize("path, method, waited_for, status", [
+    ("/p/CODE/round", "GET", SHED_AFTER_SECONDS + 1, 503),   # stale phone read: answered at once
+    ("/p/CODE", "GET", SHED_AFTER_SECONDS + 1, 503),
+    ("/p/CODE/round", "GET", 0.1, 200),                      # a fresh one is rendered
+    ("/p/CODE/result", "POST", 60, 200),                     # a write is never shed
+    ("/events/1/rounds/1", "GET", 60, 200),                  # nor a staff page
+])
+def test_a_phone_read_that_waited_too_long_is_told_to_ask_again(path, method, waited_for, status):
+    shed = ShedStale(app)
+    response = Client(shed).open(path, method=method, environ_base=waited(waited_for), buffered=True)
+    assert response.status_code == status
+    if status == 503:
+        assert response.headers["Retry-After"] == "2" and response.headers["Cache-Control"] == "no-store"
+        assert '<meta http-equiv="refresh" content="2">' in response.get_data(as_text=True)
+        assert shed.shed == 1
+    else:
+        assert response.get_data() == b"rendered"
 
 
-@pytest.mark.parametrize("threads, lanes", [(1, 1), (2, 1), (4, 3), (8, 6), (16, 12)])
-def test_a_quarter_of_the_threads_stay_free_for_staff(threads, lanes):
-    assert phone_lanes(threads) == lanes
+def test_the_api_gets_its_busy_answer_as_json():
+    response = Client(ShedStale(app)).get("/api/v1/players/X", environ_base=waited(60), buffered=True)
+    assert response.status_code == 503 and response.json["error"]["code"] == "busy"
+
+
+def test_without_waitress_nothing_is_shed():
+    assert Client(ShedStale(app)).get("/p/CODE/round").status_code == 200

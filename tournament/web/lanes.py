@@ -1,21 +1,28 @@
-"""Staff first: phones' reads may fill only some of a worker's threads.
+"""Staff first: the organizer's "start the clock" never waits behind a hall of phones.
 
-At a round start every phone in the hall asks for its new table within one poll. With waitress's one queue
-and one pool of threads, the organizer's "start the clock" then waits behind hundreds of phone renders.
-This WSGI middleware keeps `reserved` threads of each worker for everything that is not a phone's read
-(staff pages, every write, the projector): a phone's GET that finds all the phone lanes busy is answered
-at once, from memory, with a 503 and Retry-After, and the page asks again at its next poll (static/rounds.js
-keeps showing the last table meanwhile). Writes are never shed: a result or a swap is never refused for
-load.
+At a round start every phone in the hall asks for its new table within one poll. waitress keeps one queue
+for all of them: the organizer's request waited behind hundreds of phone renders (16-48 s with 1,000-2,000
+phones). Two parts, used by tournament.serve:
+
+- StaffFirstDispatcher: waitress's thread pool with two queues. A thread takes the next request that is
+  not a phone's read (staff pages, the projector, every write: results, votes, swaps) before any phone's
+  read; phones' reads are served in their order of arrival.
+- ShedStale (WSGI middleware): a phone's read that has already waited `shed_after` seconds in the queue is
+  answered at once with 503 and Retry-After instead of being rendered: the phone asks again by itself (the
+  poll at its next turn, an opened page by a meta refresh), and the time goes to the phones behind it.
+  Writes are never shed: a result or a swap is never refused for load.
 """
 from __future__ import annotations
 
 import threading
+import time
+from collections import deque
 
-from werkzeug.wsgi import ClosingIterator
+from waitress.task import ThreadedTaskDispatcher
 
 PHONE_PREFIXES = ("/p/", "/api/v1/players/")
 READS = frozenset({"GET", "HEAD"})
+SHED_AFTER_SECONDS = 5.0
 RETRY_AFTER_SECONDS = 2
 # A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); a poll's
 # fetch ignores the answer and asks again at its next poll; an API client reads Retry-After.
@@ -27,45 +34,77 @@ BUSY_JSON = (b'{"error": {"code": "busy", "message": "The server is answering ma
              b'ask again after Retry-After seconds."}}\n')
 
 
-def phone_read(environ) -> bool:
+def phone_read(method: str, path: str) -> bool:
     """A player's own page, round box or poll (keyed by the access code), read only."""
-    return (environ.get("REQUEST_METHOD", "GET") in READS
-            and environ.get("PATH_INFO", "").startswith(PHONE_PREFIXES))
+    return method in READS and path.startswith(PHONE_PREFIXES)
 
 
-def phone_lanes(threads: int) -> int:
-    """How many of a worker's threads phones may hold: all but a quarter (at least one kept for staff)."""
-    return max(1, threads - max(1, threads // 4))
+def channel_is_phone_read(channel) -> bool:
+    """What a queued waitress channel asks for: its first parsed request (a channel is queued once per
+    request it has ready)."""
+    requests = getattr(channel, "requests", None) or ()
+    request = requests[0] if requests else None
+    return request is not None and phone_read(getattr(request, "command", "") or "",
+                                              getattr(request, "path", "") or "")
 
 
-class PhoneLanes:
-    """Wraps a WSGI app; `lanes` phone reads at a time per process, the rest answered 503 at once."""
+class StaffFirstQueue:
+    """The deque waitress's dispatcher reads (append, popleft, len): phones' reads after everything else.
+    Each queued channel is stamped with when it was queued, for ShedStale."""
 
-    def __init__(self, app, lanes: int):
+    def __init__(self):
+        self.others: deque = deque()
+        self.phones: deque = deque()
+
+    def append(self, channel) -> None:
+        channel.edh_queued_at = time.monotonic()
+        (self.phones if channel_is_phone_read(channel) else self.others).append(channel)
+
+    def popleft(self):
+        return self.others.popleft() if self.others else self.phones.popleft()
+
+    def __len__(self) -> int:
+        return len(self.others) + len(self.phones)
+
+
+class StaffFirstDispatcher(ThreadedTaskDispatcher):
+    """waitress's thread pool, taking staff requests and writes before phones' reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.queue = StaffFirstQueue()
+
+
+def queued_seconds(environ) -> float:
+    """How long this request waited for a thread (waitress hands the channel's method to the app)."""
+    channel = getattr(environ.get("waitress.client_disconnected"), "__self__", None)
+    queued = getattr(channel, "edh_queued_at", None)
+    return time.monotonic() - queued if queued is not None else 0.0
+
+
+class ShedStale:
+    """Wraps a WSGI app: a phone's read that waited `shed_after` seconds or more is answered 503 at once."""
+
+    def __init__(self, app, shed_after: float = SHED_AFTER_SECONDS):
         self.app = app
-        self.lanes = lanes
-        self._free = threading.BoundedSemaphore(lanes)
+        self.shed_after = shed_after
         self.shed = 0                      # how many phone reads were answered "busy" (for the benchmarks)
+        self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
-        if not phone_read(environ):
-            return self.app(environ, start_response)
-        if not self._free.acquire(blocking=False):
-            self.shed += 1
-            return self._busy(environ, start_response)
-        try:
-            result = self.app(environ, start_response)
-        except BaseException:
-            self._free.release()
-            raise
-        return ClosingIterator(result, [self._free.release])
+        if (phone_read(environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", ""))
+                and queued_seconds(environ) >= self.shed_after):
+            with self._lock:
+                self.shed += 1
+            return busy(environ, start_response)
+        return self.app(environ, start_response)
 
-    @staticmethod
-    def _busy(environ, start_response):
-        api = environ.get("PATH_INFO", "").startswith("/api/")
-        body, kind = (BUSY_JSON, "application/json") if api else (BUSY_PAGE, "text/html; charset=utf-8")
-        start_response("503 Service Unavailable", [
-            ("Content-Type", kind), ("Content-Length", str(len(body))),
-            ("Retry-After", str(RETRY_AFTER_SECONDS)), ("Cache-Control", "no-store"),
-        ])
-        return [body]
+
+def busy(environ, start_response):
+    api = environ.get("PATH_INFO", "").startswith("/api/")
+    body, kind = (BUSY_JSON, "application/json") if api else (BUSY_PAGE, "text/html; charset=utf-8")
+    start_response("503 Service Unavailable", [
+        ("Content-Type", kind), ("Content-Length", str(len(body))),
+        ("Retry-After", str(RETRY_AFTER_SECONDS)), ("Cache-Control", "no-store"),
+    ])
+    return [body]
