@@ -15,7 +15,9 @@ by local search over the matches that cross point groups (the "floating" matches
   values at most ``PER_LEVEL`` matches (the first in table order) whose players lie within the floating
   match's points, at most ``MAX_CANDIDATES`` in all (``MAX_THREE_WAY`` for the 3-match moves), so a
   round of 16,384 players costs about what one of 2,048 does;
-- passes over the floating matches until one changes nothing (at most ``MAX_PASSES``).
+- passes over the floating matches until one changes nothing (at most ``MAX_PASSES``);
+- up to ``EXACT_MATCHES`` matches (16 players), no search: the cheapest pairing itself, by dynamic
+  programming over who is left (the given one unless another is strictly cheaper).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ MAX_CANDIDATES = 48
 MAX_THREE_WAY = 24
 MAX_FOUR_WAY = 9
 MAX_PASSES = 40
+EXACT_MATCHES = 8               # up to 16 players: the cheapest pairing itself, by dynamic programming
 
 
 
@@ -50,10 +53,38 @@ Pair = tuple[int, int]
 def tighten(pairs: list[Pair], met: list[dict[int, int]], pts: list[float]) -> list[Pair]:
     """`pairs` of player indices; `met[i]`: who i met (index -> times); `pts[i]`: i's points."""
     pairs = list(pairs)
+    if len(pairs) <= EXACT_MATCHES:
+        return _exact(pairs, met, pts)
     for _ in range(MAX_PASSES):
         if not _one_pass(pairs, met, pts, wide=False) and not _one_pass(pairs, met, pts, wide=True):
             break
     return pairs
+
+
+def _exact(pairs: list[Pair], met: list[dict[int, int]], pts: list[float]) -> list[Pair]:
+    """The cheapest pairing without a rematch of these players (dynamic programming over who is left: the first
+    one left takes each possible partner); the given pairing unless one is strictly cheaper."""
+    players = [p for pair in pairs for p in pair]
+    memo: dict[int, tuple[float, tuple[Pair, ...]] | None] = {0: (0.0, ())}
+
+    def best(mask: int) -> tuple[float, tuple[Pair, ...]] | None:
+        if mask in memo:
+            return memo[mask]
+        i = (mask & -mask).bit_length() - 1
+        a, rest, found = players[i], mask & ~(1 << i), None
+        for j in range(i + 1, len(players)):
+            b = players[j]
+            if rest >> j & 1 and b not in met[a]:
+                sub = best(rest & ~(1 << j))
+                if sub is not None and (found is None or price(a, b, pts) + sub[0] < found[0] - 1e-9):
+                    found = (price(a, b, pts) + sub[0], ((a, b),) + sub[1])
+        memo[mask] = found
+        return found
+
+    result = best((1 << len(players)) - 1)
+    if result is None or result[0] >= sum(price(a, b, pts) for a, b in pairs) - 1e-9:
+        return pairs
+    return list(result[1])
 
 
 def price(a: int, b: int, pts: list[float]) -> float:
