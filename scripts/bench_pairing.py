@@ -108,42 +108,43 @@ def compare_swisspair(players: int, rounds: int, runs: int) -> tuple[float, floa
     return ours_total, ref_total
 
 
-def growth(sizes: tuple[int, ...], rounds: int, runs: int) -> float:
-    """Pairing seconds of our Swiss (rounds 2.., each the best of 3 on the same field: the machine is shared)
-    and of swisspair on the same fields, per size, summed over the seeds; the growth exponent of ours
-    between the smallest and the largest size: log(t_large / t_small) / log(n_large / n_small)."""
+def growth(sizes: tuple[int, ...], rounds: int, runs: int, repeats: int = 3) -> float:
+    """Pairing seconds of our Swiss and of swisspair on the same fields (rounds 2.. of `runs` simulated events
+    per size), summed; the growth exponent between the smallest and the largest size:
+    log(t_large / t_small) / log(n_large / n_small). The machine is shared, so the fields of every size are
+    built first and then timed `repeats` times in turn, size after size, keeping each field's fastest time
+    (a busy spell then slows all sizes alike instead of one)."""
     import math
     import time
     from tournament.rounds.pairing.quiet import collection_paused
-    totals = {}
+    fields = {n: [] for n in sizes}
     for n in sizes:
-        ours = ref = 0.0
         for seed in range(1, runs + 1):
-            fields = []
-            simulate(n, rounds, mode="duel", seed=seed, observe=lambda rnd, f: fields.append((rnd, f)))
-            for rnd, field_ in fields[1:]:
-                for fn, key in ((pair_swiss, "ours"), (swisspair_pairing, "ref")):
-                    best = math.inf
-                    for _ in range(3 if key == "ours" else 1):
-                        with collection_paused():
-                            started = time.perf_counter()
-                            fn(field_, seed=seed * 1000 + rnd, round_number=rnd)
-                            best = min(best, time.perf_counter() - started)
-                    if key == "ours":
-                        ours += best
-                    else:
-                        ref += best
-        totals[n] = (ours, ref)
-        print(f"  duel Swiss pairing, {n} players, rounds 2-{rounds}, {runs} seeds: ours {ours:.3f} s "
-              f"({ours / (runs * (rounds - 1)):.3f} s a round), swisspair {ref:.3f} s "
-              f"({ref / (runs * (rounds - 1)):.3f} s a round)", flush=True)
+            simulate(n, rounds, mode="duel", seed=seed,
+                     observe=lambda rnd, f, n=n, seed=seed: rnd > 1 and fields[n].append((seed, rnd, f)))
+    best = {(key, n, i): math.inf for key in ("ours", "ref") for n in sizes for i in range(len(fields[n]))}
+    for repeat in range(repeats):
+        for n in sizes:
+            for i, (seed, rnd, field_) in enumerate(fields[n]):
+                for key, fn in (("ours", pair_swiss), ("ref", swisspair_pairing)):
+                    if key == "ref" and repeat:
+                        continue                             # swisspair once (it is the slower one)
+                    with collection_paused():
+                        started = time.perf_counter()
+                        fn(field_, seed=seed * 1000 + rnd, round_number=rnd)
+                        best[key, n, i] = min(best[key, n, i], time.perf_counter() - started)
+    totals = {(key, n): sum(best[key, n, i] for i in range(len(fields[n]))) for key in ("ours", "ref") for n in sizes}
+    for n in sizes:
+        count = len(fields[n])
+        print(f"  duel Swiss pairing, {n} players, rounds 2-{rounds} of {runs} events: ours {totals['ours', n]:.3f} s "
+              f"({totals['ours', n] / count:.3f} s a round, fastest of {repeats}), swisspair {totals['ref', n]:.3f} s "
+              f"({totals['ref', n] / count:.3f} s a round)", flush=True)
     small, large = min(sizes), max(sizes)
     scale = math.log(large / small)
-    exp_ours = math.log(totals[large][0] / totals[small][0]) / scale
-    exp_ref = math.log(totals[large][1] / totals[small][1]) / scale
-    print(f"duel Swiss growth {small} -> {large} players: ours players^{exp_ours:.2f}, swisspair "
-          f"players^{exp_ref:.2f}", flush=True)
-    return exp_ours
+    exponents = {key: math.log(totals[key, large] / totals[key, small]) / scale for key in ("ours", "ref")}
+    print(f"duel Swiss growth {small} -> {large} players: ours players^{exponents['ours']:.2f}, swisspair "
+          f"players^{exponents['ref']:.2f}", flush=True)
+    return exponents["ours"]
 
 
 def bench(mode: str, players: int, rounds: int, runs: int, pod_size: int) -> tuple[float, int]:
