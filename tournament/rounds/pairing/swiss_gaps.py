@@ -55,8 +55,9 @@ def tighten(pairs: list[Pair], met: list[dict[int, int]], pts: list[float]) -> l
     pairs = list(pairs)
     if len(pairs) <= EXACT_MATCHES:
         return _exact(pairs, met, pts)
+    failed: set = set()
     for _ in range(MAX_PASSES):
-        if not _one_pass(pairs, met, pts, wide=False) and not _one_pass(pairs, met, pts, wide=True):
+        if not _one_pass(pairs, met, pts, False, failed) and not _one_pass(pairs, met, pts, True, failed):
             break
     return pairs
 
@@ -92,7 +93,7 @@ def price(a: int, b: int, pts: list[float]) -> float:
     return GAP_WEIGHT * gap + gap * gap
 
 
-def _one_pass(pairs: list[Pair], met: list[dict[int, int]], pts: list[float], wide: bool) -> bool:
+def _one_pass(pairs: list[Pair], met: list[dict[int, int]], pts: list[float], wide: bool, failed: set) -> bool:
     """2- and 3-match moves; `wide`: 4-match moves only (tried once the others change nothing)."""
     changed = False
     levels = _levels(pairs, pts) if len(pairs) > ALL_MATCHES else None
@@ -102,10 +103,10 @@ def _one_pass(pairs: list[Pair], met: list[dict[int, int]], pts: list[float], wi
             continue                                      # an earlier move of this pass settled it
         candidates = _candidates(i, pairs, pts, levels)
         if wide:
-            moved = _k_way(i, candidates[:MAX_FOUR_WAY], _EIGHT, pairs, met, pts)
+            moved = _k_way(i, candidates[:MAX_FOUR_WAY], _EIGHT, pairs, met, pts, failed)
         else:
             moved = _two_way(i, candidates, pairs, met, pts) or _k_way(i, candidates[:MAX_THREE_WAY], _SIX, pairs,
-                                                                       met, pts)
+                                                                       met, pts, failed)
         if moved:
             changed = True
     return changed
@@ -157,9 +158,13 @@ def _two_way(i: int, candidates: list[int], pairs: list[Pair], met, pts) -> bool
     return True
 
 
-def _k_way(i: int, others: list[int], ways, pairs: list[Pair], met, pts) -> bool:
-    """The best re-pairing of the players of match i and len(ways[0]) - 1 of `others` (nearest first)."""
+def _k_way(i: int, others: list[int], ways, pairs: list[Pair], met, pts, failed: set) -> bool:
+    """The best re-pairing of the players of match i and len(ways[0]) - 1 of `others` (nearest first). A search
+    that found nothing is remembered (`failed`) and not run again while the same matches stand."""
     size = len(ways[0]) - 1
+    key = (size, pairs[i], tuple(pairs[j] for j in others))
+    if key in failed:
+        return False
     best = None
     for group in combinations(others, size):
         slots = (i,) + group
@@ -168,14 +173,15 @@ def _k_way(i: int, others: list[int], ways, pairs: list[Pair], met, pts) -> bool
         line = sorted(players, key=pts.__getitem__)
         if base - sum(price(line[n], line[n + 1], pts) for n in range(0, len(line), 2)) <= 1e-9:
             continue                                      # already the cheapest these players allow
+        cost = [[None if y in met[x] else price(x, y, pts) for y in players] for x in players]
         for way in ways:
-            new = [(players[p], players[q]) for p, q in way]
-            if any(y in met[x] for x, y in new):
+            if any(cost[p][q] is None for p, q in way):
                 continue
-            gain = base - sum(price(x, y, pts) for x, y in new)
+            gain = base - sum(cost[p][q] for p, q in way)
             if gain > 1e-9 and (best is None or gain > best[0]):
-                best = (gain, slots, new)
+                best = (gain, slots, [(players[p], players[q]) for p, q in way])
     if best is None:
+        failed.add(key)
         return False
     for slot, pair in zip(best[1], best[2]):
         pairs[slot] = pair
