@@ -108,12 +108,12 @@ def compare_swisspair(players: int, rounds: int, runs: int) -> tuple[float, floa
     return ours_total, ref_total
 
 
-def growth(sizes: tuple[int, ...], rounds: int, runs: int, repeats: int = 3) -> float:
+def growth(sizes: tuple[int, ...], rounds: int, runs: int, repeats: int = 5) -> float:
     """Pairing seconds of our Swiss and of swisspair on the same fields (rounds 2.. of `runs` simulated events
     per size), summed; the growth exponent between the smallest and the largest size:
     log(t_large / t_small) / log(n_large / n_small). The machine is shared, so the fields of every size are
-    built first and then timed `repeats` times in turn, size after size, keeping each field's fastest time
-    (a busy spell then slows all sizes alike instead of one)."""
+    built first and then timed `repeats` times, one field of each size in turn, keeping each field's fastest
+    time (a busy spell then slows all sizes alike instead of one)."""
     import math
     import time
     from tournament.rounds.pairing.quiet import collection_paused
@@ -123,16 +123,17 @@ def growth(sizes: tuple[int, ...], rounds: int, runs: int, repeats: int = 3) -> 
             simulate(n, rounds, mode="duel", seed=seed,
                      observe=lambda rnd, f, n=n, seed=seed: rnd > 1 and fields[n].append((seed, rnd, f)))
     best = {(key, n, i): math.inf for key in ("ours", "ref") for n in sizes for i in range(len(fields[n]))}
+    longest = max(len(f) for f in fields.values())
     for repeat in range(repeats):
-        for n in sizes:
-            for i, (seed, rnd, field_) in enumerate(fields[n]):
-                for key, fn in (("ours", pair_swiss), ("ref", swisspair_pairing)):
-                    if key == "ref" and repeat:
-                        continue                             # swisspair once (it is the slower one)
-                    with collection_paused():
-                        started = time.perf_counter()
-                        fn(field_, seed=seed * 1000 + rnd, round_number=rnd)
-                        best[key, n, i] = min(best[key, n, i], time.perf_counter() - started)
+        for i, n in ((i, n) for i in range(longest) for n in sizes if i < len(fields[n])):
+            seed, rnd, field_ = fields[n][i]
+            for key, fn in (("ours", pair_swiss), ("ref", swisspair_pairing)):
+                if key == "ref" and repeat:
+                    continue                                 # swisspair once (it is the slower one)
+                with collection_paused():
+                    started = time.perf_counter()
+                    fn(field_, seed=seed * 1000 + rnd, round_number=rnd)
+                    best[key, n, i] = min(best[key, n, i], time.perf_counter() - started)
     totals = {(key, n): sum(best[key, n, i] for i in range(len(fields[n]))) for key in ("ours", "ref") for n in sizes}
     for n in sizes:
         count = len(fields[n])
