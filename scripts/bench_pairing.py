@@ -188,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--growth-runs", type=int, default=3)
     args = parser.parse_args(argv)
     if args.swisspair:
+        try:
+            import swisspair  # noqa: F401
+        except ImportError:
+            print("swisspair is not installed: pip install -r requirements-dev.txt (it pins swisspair)",
+                  file=sys.stderr)
+            return 2
         ours, ref = compare_swisspair(args.gap_players, args.gap_rounds, args.gap_runs)
         sizes = tuple(int(x) for x in args.growth_sizes.split(","))
         exponent = growth(sizes, args.rounds, args.growth_runs)
