@@ -15,7 +15,12 @@ sorted by id.
   paired goes down to the next group (pair-down) and is paired there first.
   Within a group a depth-first search with backtracking finds a pairing with
   no rematch; if the bottom group cannot be paired, it is merged with the
-  group above and the search runs again, up to the whole field.
+  group above and the search runs again from where that group started, up
+  to the whole field.
+- **Tight point groups**: the pairing found is then improved by exchanging
+  partners among the matches that cross point groups and their neighbours,
+  while that lowers the sum of point gaps (then their squares), never making
+  a rematch; up to 16 players the cheapest pairing itself (`swiss_gaps`).
 - **Rematches** only when no pairing without one is found: then a minimum-cost
   pairing (cost ``REMATCH_WEIGHT * ((m + 1) ** 2 - 1) + points difference ** 2``,
   greedy from the top, improved by exchanging partners between two matches)
@@ -107,8 +112,7 @@ def _pair_by_points(order: list[Entrant], ranked: list[Entrant]) -> tuple[list[t
             groups.append([i])
 
     notes: list[str] = []
-    pairs: list[tuple[int, int]] | None = None
-    pairs = _pair_groups(groups, met, rank_pos)
+    pairs: list[tuple[int, int]] | None = _pair_groups(groups, met, rank_pos)
     if pairs is not None:
         pairs = tighten(pairs, met, [float(e.points) for e in order])      # shorter pair-downs (swiss_gaps)
         pairs.sort(key=lambda ab: min(rank_pos[ab[0]], rank_pos[ab[1]]))

@@ -9,11 +9,14 @@ by local search over the matches that cross point groups (the "floating" matches
   of point gaps first (the figure organizers and the benchmark compare), then two short pair-downs
   rather than one long one; a rematch is never made;
 - **moves**: exchange partners between a floating match and one other match (2 matches, 2 ways),
-  then, when none helps, re-pair the 6 players of a floating match and two others (14 ways); the best
-  strictly cheaper move is taken, so equal-price alternatives never change who was paired down;
+  then, when none helps, re-pair the 6 players of a floating match and two others (14 ways), and once
+  no such move is left, the 8 players of a floating match and three others (104 ways); the best
+  strictly cheaper move is taken, so equal-price alternatives never change who was paired down; a
+  3- or 4-match search that found nothing is not run again while the same matches stand;
 - **candidates**: every match while there are at most ``ALL_MATCHES``; above that, per pair of point
   values at most ``PER_LEVEL`` matches (the first in table order) whose players lie within the floating
-  match's points, at most ``MAX_CANDIDATES`` in all (``MAX_THREE_WAY`` for the 3-match moves), so a
+  match's points, nearest first, at most ``MAX_CANDIDATES`` in all (``MAX_THREE_WAY`` for the 3-match
+  moves, ``MAX_FOUR_WAY`` for the 4-match ones), so a
   round of 16,384 players costs about what one of 2,048 does;
 - passes over the floating matches until one changes nothing (at most ``MAX_PASSES``);
 - up to ``EXACT_MATCHES`` matches (16 players), no search: the cheapest pairing itself, by dynamic
@@ -31,7 +34,6 @@ MAX_THREE_WAY = 24
 MAX_FOUR_WAY = 9
 MAX_PASSES = 40
 EXACT_MATCHES = 8               # up to 16 players: the cheapest pairing itself, by dynamic programming
-
 
 
 def _matchings(players: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
