@@ -19,3 +19,18 @@ def test_cut_options_round_trip_and_bad_values_are_refused(api, db, make_event, 
         assert response.get_json()["error"] == {"field": field, "message": message, "status": 400}
     db.session.expire_all()
     assert (event.cut_draw, event.cut_deal, event.odd_pods) == ("survivor", "straight", "high")
+
+
+def test_top_40_shape_round_trip_and_bad_values_are_refused(api, db, make_event, token):
+    event = make_event(top_cut=40)
+    assert api.get(f"/events/{event.id}", token=token).get_json()["cut_top40"] == "ten_pods"
+    response = api.patch(f"/events/{event.id}", token=token, json={"cut_top40": "sixteen_wait"})
+    assert response.status_code == 200 and response.get_json()["cut_top40"] == "sixteen_wait"
+    for bad in ("<b>sixteen</b>", "", 40, None, "x" * 10_000):
+        response = api.patch(f"/events/{event.id}", token=token, json={"cut_top40": bad})
+        assert response.status_code == 400
+        assert response.get_json()["error"] == {
+            "field": "cut_top40", "status": 400,
+            "message": "The shape of a top 40 must be one of: ten_pods, sixteen_wait."}
+    db.session.expire_all()
+    assert event.cut_top40 == "sixteen_wait"

@@ -159,3 +159,80 @@ def test_an_event_setting_puts_the_three_pods_high(db, make_event, make_player, 
     assert any("top of the standings" in line for line in rounds.why_lines(second))
     default = make_event(name="Other night", scoring_profile="survival")
     assert default.odd_pods == "low"
+
+
+# ----------------------------------------------------------------- the shape of a top 40
+
+def test_top_40_ten_pods_by_default():
+    stage = cut_stage(list(range(1, 41)))
+    assert stage.waiting == () and len(stage.pods) == 10
+    assert stage.pods[0].seats == (1, 20, 21, 40) and stage.pods[9].seats == (10, 11, 30, 31)
+    assert stages(40) == stages(40, "ten_pods") == [(40, 0, 10), (10, 2, 2), (4, 0, 1)]
+
+
+def test_top_40_sixteen_wait_seats_17_to_40_in_six_snake_pods():
+    stage = cut_stage(list(range(1, 41)), top40="sixteen_wait")
+    assert stage.waiting == tuple(range(1, 17))
+    assert [p.seats for p in stage.pods] == [(17, 28, 29, 40), (18, 27, 30, 39), (19, 26, 31, 38),
+                                             (20, 25, 32, 37), (21, 24, 33, 36), (22, 23, 34, 35)]
+    assert stage.why[0].startswith("Top 40: seeds 1-16 wait for the next stage; seeds 17-40 play 6 pods")
+    assert "22 go on" in stage.why[0]
+    assert stages(40, "sixteen_wait") == [(40, 16, 6), (22, 2, 5), (7, 3, 1), (4, 0, 1)]
+    straight = cut_stage(list(range(1, 41)), deal="straight", top40="sixteen_wait")
+    assert straight.pods[0].seats == (17, 23, 29, 35) and straight.pods[5].seats == (22, 28, 34, 40)
+
+
+def test_sixteen_wait_changes_only_a_stage_of_40():
+    for size in (4, 7, 10, 13, 16, 22):
+        assert cut_stage(list(range(1, size + 1)), top40="sixteen_wait") == cut_stage(list(range(1, size + 1)))
+    stage = cut_stage(list(range(1, 23)), top40="sixteen_wait")       # the stage after: all 22 who go on
+    assert stage.waiting == (1, 2)
+    assert [p.seats for p in stage.pods] == [(3, 12, 13, 22), (4, 11, 14, 21), (5, 10, 15, 20), (6, 9, 16, 19),
+                                             (7, 8, 17, 18)]
+    with pytest.raises(ValueError):
+        cut_stage(list(range(1, 41)), top40="<i>sixteen</i>")
+    with pytest.raises(ValueError):
+        stages(40, "")
+
+
+@pytest.mark.parametrize("bad", ["sixteen", "<script>x</script>", "", 16, "TEN_PODS"])
+def test_settings_refuse_an_unknown_top_40_shape(bad):
+    with pytest.raises(Exception) as info:
+        EventSettings.model_validate({"cut_top40": bad})
+    assert "cut_top40" in str(info.value) or "must be" in str(info.value)
+
+
+@pytest.mark.parametrize("shape", [None, "ten_pods", "sixteen_wait"])
+def test_an_event_top_40_follows_its_shape_to_the_final(db, make_event, make_player, judge, shape):
+    settings = {"top_cut": 40, "scoring_profile": "survival"}
+    if shape:
+        settings["cut_top40"] = shape
+    event = make_event(**settings)
+    regs = [make_player(event, f"Player {i:02d}") for i in range(1, 45)]
+    _swiss(db, event, judge, regs)
+    seeds = [r.player for r in rounds.standings(event)][:40]
+    seed = {p: i + 1 for i, p in enumerate(seeds)}
+    cut = rounds.pair_top_cut_round(event, judge)
+    pods = sorted((t for t in cut.tables if t.kind == "pod"), key=lambda t: t.number)
+    waiting = sorted(seed[t.seats[0].registration_id] for t in cut.tables if t.kind == "bye")
+    if shape == "sixteen_wait":
+        assert waiting == list(range(1, 17))
+        assert [tuple(seed[s.registration_id] for s in t.seats) for t in pods][:2] == [(17, 28, 29, 40),
+                                                                                       (18, 27, 30, 39)]
+        expected_next = 22
+    else:
+        assert waiting == [] and len(pods) == 10
+        assert tuple(seed[s.registration_id] for s in pods[0].seats) == (1, 20, 21, 40)
+        expected_next = 10
+    rounds.publish_round(cut, judge)
+    rounds.start_round(cut, judge)
+    for table in pods:                               # the last seed at each pod wins it
+        ids = [s.registration_id for s in table.seats]
+        rounds.report_pod_result(table, ids[-1:], ids[:-1], user=judge)
+    rounds.finish_round(cut, judge)
+    db.session.commit()
+    second = rounds.pair_top_cut_round(event, judge)
+    assert second.stage == f"top{expected_next}"
+    went_on = sorted(seed[s.registration_id] for t in second.tables for s in t.seats)
+    winners = sorted(seed[t.seats[-1].registration_id] for t in pods)
+    assert went_on == sorted(waiting + winners)

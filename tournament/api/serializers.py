@@ -64,6 +64,7 @@ def event_json(event: Event, counters: dict | None = None) -> dict:
         "cut_seating": event.cut_seating or "seed",
         "cut_draw": event.cut_draw or "table",
         "cut_deal": event.cut_deal or "snake",
+        "cut_top40": event.cut_top40 or "ten_pods",
         "odd_pods": event.odd_pods or "low",
         "end_of_round": event.end_of_round or "finish_turn",
         "end_of_round_turns": event.end_of_round_turns,

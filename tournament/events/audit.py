@@ -133,6 +133,7 @@ SETTING_WORDS = {
     "cut_seating": lazy_pgettext("event setting", "cut seating"),
     "cut_draw": lazy_pgettext("event setting", "drawn cut pod"),
     "cut_deal": lazy_pgettext("event setting", "cut pod deal"),
+    "cut_top40": lazy_pgettext("event setting", "top 40 shape"),
     "odd_pods": lazy_pgettext("event setting", "smaller pods"),
     "end_of_round": lazy_pgettext("event setting", "end of round"),
     "end_of_round_turns": lazy_pgettext("event setting", "end of round turns"),

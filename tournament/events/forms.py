@@ -174,6 +174,9 @@ class EventForm(Form):
          ("survivor", _l("The best seed among the players left goes on"))]))
     cut_deal = ChoiceField(_l("Dealing top cut pods"), default="snake", choices=options(
         [("snake", _l("Snake (top 16: 1-8-9-16)")), ("straight", _l("Straight (top 16: 1-5-9-13)"))]))
+    cut_top40 = ChoiceField(_l("The shape of a top 40"), default="ten_pods", choices=options(
+        [("ten_pods", _l("Ten pods, then a top 10")),
+         ("sixteen_wait", _l("Seeds 1-16 wait, 17-40 play six pods, then a top 22"))]))
     odd_pods = ChoiceField(_l("Place of the smaller pods"), default="low", choices=options(
         [("low", _l("At the bottom of the standings")), ("high", _l("At the top of the standings"))]))
     bye_points = IntegerField(_l("Points for a bye"), validators=[Optional(), NumberRange(*BYE_POINTS, BYE_MESSAGE)],

@@ -57,6 +57,7 @@ class Event(db.Model):
     cut_seating = sa.Column(sa.String(10), nullable=False, default="seed")          # pod top cut: "seed" | "choice"
     cut_draw = sa.Column(sa.String(10), nullable=False, default="table")           # drawn cut pod: "table" | "survivor"
     cut_deal = sa.Column(sa.String(10), nullable=False, default="snake")           # cut pods: "snake" | "straight"
+    cut_top40 = sa.Column(sa.String(12), nullable=False, default="ten_pods")       # top 40: "ten_pods" | "sixteen_wait"
     odd_pods = sa.Column(sa.String(10), nullable=False, default="low")             # 3-pods at "low" | "high" standings
     end_of_round = sa.Column(sa.String(20), nullable=False, default="finish_turn")  # data/draws.json procedures
     end_of_round_turns = sa.Column(sa.Integer, nullable=True)                       # for extra_turns / turn_limit

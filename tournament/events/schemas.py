@@ -22,7 +22,7 @@ from ..cards.names import name_key
 from ..decks.rulesets import UnknownRuleset, get_ruleset, list_rulesets
 from ..errors import Refused
 from ..i18n import LANGUAGES, message_text
-from ..rounds.pairing.cut import CUT_DEAL, CUT_DRAW, CUT_SEATING, POD_CUTS
+from ..rounds.pairing.cut import CUT_DEAL, CUT_DRAW, CUT_SEATING, CUT_TOP40, POD_CUTS
 from ..rounds.pairing.pods import ODD_PODS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
 from ..scoring.draws import END_OF_ROUND
@@ -392,6 +392,12 @@ class EventSettings(Body):
     cut_deal: choice(CUT_DEAL, _l("Dealing top cut pods"),
                      "Pod top cut: snake (top 16: pod 1 gets seeds 1, 8, 9, 16; default) or straight (1, 5, 9, "
                      "13).") = None
+    cut_top40: choice(CUT_TOP40, _l("The shape of a top 40"),
+                      "Pod top 40: ten_pods (seeds 1-40 play ten pods, the ten winners a top 10; default) or "
+                      "sixteen_wait (EDH_matchmaker's first stage: seeds 1-16 wait while 17-40 play six pods; the "
+                      "six winners join the 16 for a top 22: seeds 1-2 wait, five pods; then a top 7 and the "
+                      "final). EDH_matchmaker cuts those 22 to a top 16 by standings, which drops the six winners; "
+                      "here all 22 go on.") = None
     odd_pods: choice(ODD_PODS, _l("Place of the smaller pods"),
                      "Pods, later rounds: the pods of another size (3-pods among 4s) at low standings (default) or "
                      "high standings.") = None

@@ -222,7 +222,8 @@ def _pair_pod_cut(event: Event, user: User, previous: list[Round], size: int | N
         if len(players) < size:
             raise Refused(_("Only %(count)s players remain; a top %(size)s needs %(size)s.", count=len(players),
                             size=size), status=409)
-    stage = cut_stage(players, event.cut_seating or "seed", deal=event.cut_deal or "snake")
+    stage = cut_stage(players, event.cut_seating or "seed", deal=event.cut_deal or "snake",
+                      top40=event.cut_top40 or "ten_pods")
     rnd = Round(event_id=event.id, number=len(previous) + 1, seed=0, status="draft", stage=f"top{len(players)}",
                 why=why_json([*stage.why, *notes, Text(N_("Seeds are the standings at the cut: %(seeds)s."),
                                                        seeds=TextList([f"{seed_of[p]}. {_name(event, p)}"

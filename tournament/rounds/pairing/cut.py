@@ -7,7 +7,12 @@ next stage is again of the form 3k + 1, until 4 meet in the final:
 * top 4: the final;
 * top 7: seeds 1-3 wait, 4-7 play one pod;       top 10: seeds 1-2 wait, 3-10 play two pods;
 * top 13: seed 1 waits, 2-13 play three pods;    top 16: four pods, nobody waits;
-* top 40: ten pods, then the ten winners as a top 10.
+* top 40: ten pods, then the ten winners as a top 10; or, per event (`cut_top40` "sixteen_wait"), seeds 1-16
+  wait while seeds 17-40 play six pods, and the six winners join the 16 for a top 22 (seeds 1-2 wait, five
+  pods), then a top 7 and the final. That first stage is EDH_matchmaker's (its `PairingTop40`: 16 byes, the
+  other 24 in six pods dealt in a snake). EDH_matchmaker then plays a "top 16" by cutting the standings after
+  that stage at 16, and as it lists those who waited before the pod winners, the six winners are the ones cut;
+  16 + 6 = 22 players cannot all fit a top 16, so here they all go on, to the next stage of the 3k + 1 ladder.
 
 Pods are filled by seed in a snake (pod 1 gets the best and the worst of those playing), so each pod has
 one of each quarter of the seeds; or, per event (`cut_deal`), straight (top 16: 1-5-9-13). A drawn cut pod
@@ -29,6 +34,8 @@ CUT_SEATING = ("seed", "choice")
 CUT_DRAW = ("table", "survivor")     # a drawn cut pod: the highest-ranked player at the table goes on (the
                                      # multiplayer addendum), or the best seed among those left alive
 CUT_DEAL = ("snake", "straight")     # top 16: pod 1 gets seeds 1-8-9-16 (snake) or 1-5-9-13 (straight)
+CUT_TOP40 = ("ten_pods", "sixteen_wait")   # top 40: ten pods -> top 10, or seeds 1-16 wait + six pods -> top 22
+SIXTEEN_WAIT = (16, 6)                     # (waiting, pods) of a top 40's first stage under "sixteen_wait"
 FINAL_SIZE = 4
 
 
@@ -47,11 +54,15 @@ def valid_cut(size: int) -> bool:
     return isinstance(size, int) and not isinstance(size, bool) and size >= FINAL_SIZE and size % 3 == 1
 
 
-def stage_shape(players: int) -> tuple[int, int]:
+def stage_shape(players: int, top40: str = "ten_pods") -> tuple[int, int]:
     """(waiting, pods) for a stage of `players`: the fewest pods whose winners and the waiting seeds make the
-    smallest valid next stage."""
+    smallest valid next stage; a stage of 40 under `top40` "sixteen_wait": 16 wait, six pods."""
     if not valid_cut(players):
         raise ValueError(f"A pod top cut needs 4, 7, 10, 13, 16, 40 ... players (3k + 1), not {players}.")
+    if top40 not in CUT_TOP40:
+        raise ValueError(f"A top 40 is played as ten pods or with sixteen seeds waiting, not {top40!r}.")
+    if players == 40 and top40 == "sixteen_wait":
+        return SIXTEEN_WAIT
     if players == FINAL_SIZE:
         return 0, 1
     nxt = FINAL_SIZE
@@ -63,12 +74,12 @@ def stage_shape(players: int) -> tuple[int, int]:
         nxt += 3
 
 
-def stages(size: int) -> list[tuple[int, int, int]]:
+def stages(size: int, top40: str = "ten_pods") -> list[tuple[int, int, int]]:
     """Every stage of a top `size`: (players, waiting, pods), the final last."""
     out = []
     players = size
     while True:
-        waiting, pods = stage_shape(players)
+        waiting, pods = stage_shape(players, top40)
         out.append((players, waiting, pods))
         if players == FINAL_SIZE:
             return out
@@ -93,8 +104,10 @@ def straight(players: Sequence[int], pods: int) -> list[list[int]]:
     return out
 
 
-def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "", deal: str = "snake") -> CutStage:
-    """One stage of a pod top cut from its players, best seed first; pods dealt as a snake or straight."""
+def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "", deal: str = "snake",
+              top40: str = "ten_pods") -> CutStage:
+    """One stage of a pod top cut from its players, best seed first; pods dealt as a snake or straight; a stage
+    of 40 shaped by `top40` (CUT_TOP40)."""
     if seating not in CUT_SEATING:
         raise ValueError(f"Seats in a top cut are assigned by seed or chosen by seed, not {seating!r}.")
     if deal not in CUT_DEAL:
@@ -102,7 +115,7 @@ def cut_stage(seeded: Sequence[int], seating: str = "seed", label: str = "", dea
     seeded = list(seeded)
     if len(set(seeded)) != len(seeded):
         raise ValueError("A player is seeded twice in the top cut.")
-    waiting, pods = stage_shape(len(seeded))
+    waiting, pods = stage_shape(len(seeded), top40)
     playing = seeded[waiting:]
     tables = tuple(Pod(table=t + 1, seats=tuple(sorted(pod, key=seeded.index)))
                    for t, pod in enumerate((snake if deal == "snake" else straight)(playing, pods)))

@@ -190,10 +190,13 @@ def app_entrants(report: SimReport, players: dict[int, SimPlayer], mode: str, po
 
 def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int = 4, leftover: str = "threes",
              seed: int = 1, drops: dict[int, int] | None = None, late: dict[int, int] | None = None,
-             app_inputs: bool = False) -> SimReport:
+             app_inputs: bool = False, swiss=pair_swiss, observe=None) -> SimReport:
     """Run `rounds` rounds; `drops` / `late`: round -> how many players drop / join before that round.
     `app_inputs`: build each round's entrants as the app does (standings and history from the records of
-    every game, timed in `input_seconds`) instead of from the simulator's running totals."""
+    every game, timed in `input_seconds`) instead of from the simulator's running totals.
+    `swiss`: the 1v1 pairing function (another implementation to compare, same signature as `pair_swiss`);
+    `observe(round, entrants)`: called with each round's entrants before pairing (benchmarks pair the same
+    field with a reference)."""
     rng = random.Random(seed)
     players = {p.id: p for p in new_players(n_players, rng)}
     report = SimReport(players=n_players, rounds=rounds, state=players)
@@ -211,11 +214,13 @@ def simulate(n_players: int, rounds: int, *, mode: str = "pods", pod_size: int =
             started = time.perf_counter()
             field_ = app_entrants(report, players, mode, pod_size, seed) if app_inputs else entrants(players)
             report.input_seconds.append(time.perf_counter() - started)
+            if observe is not None:
+                observe(rnd, field_)
             started = time.perf_counter()
             if mode == "pods":
                 pairing = pair_pods(field_, pod_size=pod_size, leftover=leftover, seed=round_seed, round_number=rnd)
             else:
-                pairing = pair_swiss(field_, seed=round_seed, round_number=rnd)
+                pairing = swiss(field_, seed=round_seed, round_number=rnd)
             report.pairing_seconds.append(time.perf_counter() - started)
         report.pairings.append(pairing)
         if mode == "pods":

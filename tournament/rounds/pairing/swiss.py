@@ -15,7 +15,12 @@ sorted by id.
   paired goes down to the next group (pair-down) and is paired there first.
   Within a group a depth-first search with backtracking finds a pairing with
   no rematch; if the bottom group cannot be paired, it is merged with the
-  group above and the search runs again, up to the whole field.
+  group above and the search runs again from where that group started, up
+  to the whole field.
+- **Tight point groups**: the pairing found is then improved by exchanging
+  partners among the matches that cross point groups and their neighbours,
+  while that lowers the sum of point gaps (then their squares), never making
+  a rematch; up to 16 players the cheapest pairing itself (`swiss_gaps`).
 - **Rematches** only when no pairing without one is found: then a minimum-cost
   pairing (cost ``REMATCH_WEIGHT * ((m + 1) ** 2 - 1) + points difference ** 2``,
   greedy from the top, improved by exchanging partners between two matches)
@@ -29,6 +34,7 @@ from typing import Iterable, Sequence
 
 from ...decks.domain import N_, Text
 from .domain import Entrant, Match, SwissPairing
+from .swiss_gaps import tighten
 from .pods import check_entrants, display_name, format_points, is_fresh, ordinal, standing_key
 
 REMATCH_WEIGHT = 1_000_000
@@ -106,15 +112,11 @@ def _pair_by_points(order: list[Entrant], ranked: list[Entrant]) -> tuple[list[t
             groups.append([i])
 
     notes: list[str] = []
-    pairs: list[tuple[int, int]] | None = None
-    while True:
-        pairs = _pair_groups(groups, met, rank_pos)
-        if pairs is not None or len(groups) == 1:
-            break
-        groups = groups[:-2] + [groups[-2] + groups[-1]]     # bottom group unpairable: merge upward
-
-    pairs.sort(key=lambda ab: min(rank_pos[ab[0]], rank_pos[ab[1]])) if pairs is not None else None
-    if pairs is None:
+    pairs: list[tuple[int, int]] | None = _pair_groups(groups, met, rank_pos)
+    if pairs is not None:
+        pairs = tighten(pairs, met, [float(e.points) for e in order])      # shorter pair-downs (swiss_gaps)
+        pairs.sort(key=lambda ab: min(rank_pos[ab[0]], rank_pos[ab[1]]))
+    else:
         # the whole field as one group failed; search once more only to know whether it was proven
         proved = _dfs(list(range(n)), met, 0, DFS_BUDGET) is not None
         pairs = _min_rematch_pairs(list(range(n)), met, [float(e.points) for e in order])
@@ -140,29 +142,50 @@ def _pair_by_points(order: list[Entrant], ranked: list[Entrant]) -> tuple[list[t
 
 
 def _pair_groups(groups: list[list[int]], met: list[dict[int, int]], rank_pos: list[int]) -> list[tuple[int, int]] | None:
-    """Pair group by group from the top, carrying the unpaired down; None if the bottom cannot be paired."""
+    """Pair group by group from the top, carrying the unpaired down. While the bottom group cannot be paired,
+    it is merged with the group above, paired again from where that group started (the groups above keep
+    their pairs). None when the whole field as one group cannot be paired."""
+    groups = [list(g) for g in groups]
     pairs: list[tuple[int, int]] = []
+    starts: list[tuple[int, list[int]]] = []               # per group: (pairs made before it, its carry)
     carry: list[int] = []
-    for gi, group in enumerate(groups):
-        last = gi == len(groups) - 1
-        size = len(carry) + len(group)
-        first_left = size % 2
-        tries = [first_left] if last else sorted({first_left, first_left + 2, first_left + 4, size})
-        for left in tries:
-            if left > size:
-                continue
-            # the lowest-ranked `left` players of the group go last, so they are the ones left over
-            bottom = sorted(group, key=lambda i: rank_pos[i])[len(group) - left:] if left else []
-            bottom_set = set(bottom)
-            body = [i for i in group if i not in bottom_set]
-            result = _dfs(carry + body + bottom, met, left, DFS_BUDGET)
-            if result is not None and result[0] is not None:
-                pairs.extend(result[0])
-                carry = result[1]
-                break
-        else:
+    g = 0
+    while g < len(groups):
+        starts.append((len(pairs), carry))
+        result = _pair_group(groups[g], carry, met, rank_pos, last=g == len(groups) - 1)
+        if result is not None:
+            pairs.extend(result[0])
+            carry = result[1]
+            g += 1
+            continue
+        if g == 0:
             return None
+        groups[g - 1:g + 1] = [groups[g - 1] + groups[g]]
+        starts.pop()
+        made, carry = starts.pop()
+        del pairs[made:]
+        g -= 1
     return pairs if not carry else None
+
+
+def _pair_group(group: list[int], carry: list[int], met: list[dict[int, int]], rank_pos: list[int], last: bool
+                ) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """Pair the carried players first, then the group; the fewest possible go down (1, 3, 5 or all of them),
+    the group's lowest-ranked ones. The bottom group must pair everyone. None when it cannot."""
+    size = len(carry) + len(group)
+    first_left = size % 2
+    tries = [first_left] if last else sorted({first_left, first_left + 2, first_left + 4, size})
+    for left in tries:
+        if left > size:
+            continue
+        # the lowest-ranked `left` players of the group go last, so they are the ones left over
+        bottom = sorted(group, key=lambda i: rank_pos[i])[len(group) - left:] if left else []
+        bottom_set = set(bottom)
+        body = [i for i in group if i not in bottom_set]
+        result = _dfs(carry + body + bottom, met, left, DFS_BUDGET)
+        if result is not None and result[0] is not None:
+            return result[0], result[1]
+    return None
 
 
 def _dfs(players: list[int], met: list[dict[int, int]], leave: int, budget: int
