@@ -125,6 +125,8 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from . import create_app
     from .web.proxy import waitress_options
     app = create_app()
+    from .backups import resume_wanted
+    resume_wanted(app)          # a round's backup the last server stopped before making
     serve(app, sockets=[sock], threads=threads, ident="edh-tournament", channel_timeout=30,
           connection_limit=1000, cleanup_interval=10, asyncore_use_poll=True, **waitress_options(app.config))
 

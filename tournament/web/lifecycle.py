@@ -12,8 +12,17 @@ registration with a player ID gets the usual "already registered" refusal).
 What still conflicts after the retries is a 409 with a message, never a 500.
 
 SQLite: a write request (POST, PUT, PATCH, DELETE) takes the write lock when
-its transaction begins (BEGIN IMMEDIATE), so it waits its turn behind the busy
-timeout instead of failing on a stale read snapshot.
+its transaction begins (BEGIN IMMEDIATE), so it waits its turn instead of
+failing on a stale read snapshot. The writers of one worker queue on a lock of
+the process (a thread asleep on it wakes the moment the writer before it
+commits, instead of SQLite's busy handler polling with sleeps of up to 100 ms,
+which let the newest writer overtake the oldest ones again and again); only
+the one thread at the head of each worker's queue waits on SQLite itself, for
+what is left of the request's SQLITE_WRITE_WAIT seconds (default 5). A write
+that cannot get the database within that time (another program holds it: a
+copy tool, a `sqlite3` shell left in a transaction) is answered 503 with
+Retry-After and "busy, retrying" (the pages' scripts send it again), never
+held for 30 s; readers never wait on a writer (WAL).
 """
 from __future__ import annotations
 
@@ -35,6 +44,8 @@ CONFLICT_MESSAGE = _l("This conflicts with a change made at the same moment by s
 BUSY_MESSAGE = _l("The server is busy with other changes right now. Wait a moment and try again.")
 UNAVAILABLE_MESSAGE = _l("The database cannot be reached right now. Wait a moment and try again; "
                          "staff: check that the database server is running.")
+LOCKED_MESSAGE = _l("The database is busy with another change right now; retrying in a few seconds. "
+                    "Nothing was saved yet.")
 BAD_VALUE_MESSAGE = _l("A value in the request is too long or out of range for what it describes.")
 
 _LOCK_WORDS = ("database is locked", "database table is locked", "database schema has changed")
@@ -94,6 +105,7 @@ def conflict_kind(error: BaseException) -> str | None:
 def run_request(dispatch):
     """Run the whole request (hooks, view, error handlers), then commit once or roll back."""
     flashes = list(session.get("_flashes", [])) if "_flashes" in session else None
+    g.write_deadline = time.monotonic() + current_app.config.get("SQLITE_WRITE_WAIT", 5.0)
     for attempt in range(ATTEMPTS):
         g.write_lock = attempt > 0
         g.pop("changed_events", None)
@@ -110,6 +122,8 @@ def run_request(dispatch):
             if kind is None:
                 raise
             _restore_flashes(flashes)
+            if kind == "busy" and time.monotonic() >= g.write_deadline:
+                kind = "locked"         # the request's whole wait is spent: tell the phone now
             retry = kind == "busy" or (kind == "constraint" and attempt == 0)
             if not retry or attempt + 1 == ATTEMPTS:
                 from . import loggable_path
@@ -129,21 +143,61 @@ def _restore_flashes(flashes) -> None:
 def _refusal_for(kind: str):
     from . import error_response
     status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
-                       "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
+                       "locked": (503, LOCKED_MESSAGE), "unavailable": (503, UNAVAILABLE_MESSAGE),
+                       "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
     response = current_app.make_response(error_response(str(message), status))
     if status in (409, 503):
         response.headers["Retry-After"] = "2"
     return current_app.finalize_request(response, from_error_handler=True)
 
 
+CLI_WRITE_WAIT = 30.0          # a command at the laptop waits longer for the server's writers than a phone
+_writer = threading.Lock()      # this worker's SQLite writers, one at a time (see the module docstring)
+_WRITER_KEY = "sqlite_writer"
+
+
 @sa.event.listens_for(sa.orm.Session, "after_begin")
-def _sqlite_write_lock(_session, _transaction, connection) -> None:
-    """SQLite: a write request's transaction takes the write lock first (see the module docstring)."""
+def _sqlite_write_lock(session, _transaction, connection) -> None:
+    """SQLite: a write request's transaction queues on the worker's writer lock, then takes SQLite's write lock
+    (BEGIN IMMEDIATE) within what is left of the request's wait; past it, "database is locked" (a 503)."""
     if connection.dialect.name != "sqlite" or not wants_write_lock():
         return
     raw = connection.connection.dbapi_connection
-    if raw is not None and not raw.in_transaction:
+    if raw is None or raw.in_transaction:
+        return
+    left = _seconds_left()
+    if not session.info.get(_WRITER_KEY):
+        if not _writer.acquire(timeout=left):
+            raise sa.exc.OperationalError("BEGIN IMMEDIATE", None,
+                                          RuntimeError("database is locked (the worker's writers' queue)"))
+        session.info[_WRITER_KEY] = True
+        left = _seconds_left()
+    try:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        _release_writer(session)
+        raise
+
+
+def _seconds_left() -> float:
+    """What is left of this request's (or command's) wait for the write lock, in seconds (at least 10 ms)."""
+    deadline = g.get("write_deadline")
+    if deadline is None:
+        return float(current_app.config.get("SQLITE_WRITE_WAIT", 5.0)) if has_app_context() else 5.0
+    return max(0.01, deadline - time.monotonic())
+
+
+def _release_writer(session) -> None:
+    if session.info.pop(_WRITER_KEY, None):
+        _writer.release()
+
+
+@sa.event.listens_for(sa.orm.Session, "after_transaction_end")
+def _writer_done(session, transaction) -> None:
+    """The write transaction has committed or rolled back (or the session closed): the next writer goes."""
+    if transaction.parent is None:
+        _release_writer(session)
 
 
 def changed(event_id: int) -> None:
@@ -209,6 +263,7 @@ def one_transaction(command):
     @wraps(command)
     def wrapped(*args, **kwargs):
         g.write_lock = True
+        g.write_deadline = time.monotonic() + CLI_WRITE_WAIT
         try:
             result = command(*args, **kwargs)
             db.session.commit()
