@@ -151,6 +151,7 @@ def _refusal_for(kind: str):
     return current_app.finalize_request(response, from_error_handler=True)
 
 
+READ_WRITE_WAIT_MS = 1000      # a page read that stores a row on the way waits this long for the write lock
 CLI_WRITE_WAIT = 30.0          # a command at the laptop waits longer for the server's writers than a phone
 _writer = threading.Lock()      # this worker's SQLite writers, one at a time (see the module docstring)
 _WRITER_KEY = "sqlite_writer"
@@ -160,10 +161,13 @@ _WRITER_KEY = "sqlite_writer"
 def _sqlite_write_lock(session, _transaction, connection) -> None:
     """SQLite: a write request's transaction queues on the worker's writer lock, then takes SQLite's write lock
     (BEGIN IMMEDIATE) within what is left of the request's wait; past it, "database is locked" (a 503)."""
-    if connection.dialect.name != "sqlite" or not wants_write_lock():
+    if connection.dialect.name != "sqlite":
         return
     raw = connection.connection.dbapi_connection
     if raw is None or raw.in_transaction:
+        return
+    if not wants_write_lock():      # a read that stores something on the way (a swap window's first look)
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {READ_WRITE_WAIT_MS}")     # waits a moment at most
         return
     left = _seconds_left()
     if not session.info.get(_WRITER_KEY):
