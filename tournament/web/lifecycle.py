@@ -141,10 +141,10 @@ def _restore_flashes(flashes) -> None:
 
 
 def _refusal_for(kind: str):
-    from . import error_response
+    from . import error_response, json_request
     status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
-                       "locked": (503, LOCKED_MESSAGE), "unavailable": (503, UNAVAILABLE_MESSAGE),
-                       "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
+                       "locked": (503, LOCKED_MESSAGE if json_request() else BUSY_MESSAGE),   # the scripts retry
+                       "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
     response = current_app.make_response(error_response(str(message), status))
     if status in (409, 503):
         response.headers["Retry-After"] = "2"
