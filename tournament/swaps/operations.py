@@ -518,9 +518,10 @@ def uses_sideboards(event) -> bool:
     return bool(event.sideboard_enabled) and get_ruleset(event.ruleset).sideboard_max != 0
 
 
-def state(reg: Registration, game: int | None = None) -> dict:
-    """What the player's swap page shows: table, window (with the server's deadline), deck, swaps."""
-    table = current_table(reg)
+def state(reg: Registration, game: int | None = None, table: GameTable | None | bool = False) -> dict:
+    """What the player's swap page shows: table, window (with the server's deadline), deck, swaps. `table`: the
+    player's current table when the caller has just read it (a submission's answer), else it is read here."""
+    table = current_table(reg) if table is False else table
     now = utcnow()
     out = {"registration_id": reg.id, "name": reg.name, "sideboard_enabled": uses_sideboards(reg.event),
            "table": None, "game": None, "window": None, "deck": None, "swaps": [], "server_time": iso(now)}
