@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/bench_load.py [--clients 300] [--seconds 60] [--database-url URL --reset] [--json]
     .venv/bin/python scripts/bench_load.py --swap-storm [--clients 300] [--json]   (scripts/bench_storms.py)
+    .venv/bin/python scripts/bench_load.py --locked-database [--clients 40] [--json]
 
 1. Starts `python -m tournament.serve` (waitress, its real thread count) on 127.0.0.1 with a fresh
    SQLite database (or the PostgreSQL database given, wiped first with --reset).
@@ -296,12 +297,15 @@ def main() -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--swap-storm", action="store_true", help="instead: every client submits a sideboard swap at "
                                                                "the same instant (scripts/bench_storms.py)")
+    p.add_argument("--locked-database", action="store_true", help="instead: another program holds SQLite's write "
+                                                                    "lock for 15 s while every client submits a swap "
+                                                                    "and polls (scripts/bench_storms.py)")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-load-")
     url = args.database_url or f"sqlite:///{tmp}/load.sqlite"
     if args.database_url and not args.reset:
         p.error("--database-url wipes that database: add --reset to confirm")
-    if args.swap_storm:
+    if args.swap_storm or args.locked_database:
         return swap_storm_main(args, url, tmp)
     data = prepare(url, tmp, args.clients, args.reset)
     cost = poll_cost_ms()
@@ -351,16 +355,22 @@ def main() -> int:
 
 
 def swap_storm_main(args, url: str, tmp: str) -> int:
-    from bench_storms import swap_storm
-    if args.reset and url.startswith("postgres"):
-        prepare_reset(url)
-    out = swap_storm(url, tmp, free_port(), args.clients)
+    from bench_storms import locked_database, swap_storm
+    if args.locked_database:
+        if url.startswith("postgres"):
+            sys.exit("--locked-database holds SQLite's write lock: run it on SQLite")
+        out = locked_database(url, tmp, free_port(), args.clients)
+        ok = out["lost_or_duplicated"] == 0 and out["server_alive"] and out["read_statuses"].keys() <= {"200", "304"}
+    else:
+        if args.reset and url.startswith("postgres"):
+            prepare_reset(url)
+        out = swap_storm(url, tmp, free_port(), args.clients)
+        ok = out["timeouts"] == 0 and out["lost_or_duplicated"] == 0 and out["server_alive"]
     if args.json:
         print(json.dumps(out))
     else:
         for k, v in out.items():
             print(f"{k:30} {v}")
-    ok = out["timeouts"] == 0 and out["lost_or_duplicated"] == 0 and out["server_alive"]
     return 0 if ok else 1
 
 

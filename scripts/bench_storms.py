@@ -173,3 +173,81 @@ def swap_storm(url: str, instance: str, port: int, players: int) -> dict:
             "stored_without_acknowledgement": unacknowledged_stored, "server_alive": alive,
             "load_average_before": round(load_before, 2), "load_average_after": round(os.getloadavg()[0], 2),
             "database": "postgresql" if url.startswith("postgres") else "sqlite"}
+
+
+async def _locked(base: str, data: dict, path: str, hold: float) -> dict:
+    """Another program holds SQLite's write lock for `hold` seconds; meanwhile every phone submits its swap (and
+    sends it again after Retry-After, as swap.js does) and reads its round box every second."""
+    import sqlite3
+    seated = data["seated"]
+    limits = httpx.Limits(max_connections=2 * len(seated) + 10)
+    writes: list[tuple[int, int | None, float, int]] = []        # (reg, status, seconds, attempt)
+    reads: list[tuple[int | None, float]] = []
+    other = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    held_until = time.monotonic() + hold
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, limits=limits) as client:
+        async def submit(reg_id: int, code: str):
+            for attempt in range(10):
+                start = time.perf_counter()
+                try:
+                    r = await client.post(f"/api/v1/players/{code}/swaps", headers={"Accept": "application/json"},
+                                          json={"pairs": [{"out": data["out"], "in": SIDEBOARD[0]}]})
+                    status, wait = r.status_code, int(r.headers.get("Retry-After") or 2)
+                except httpx.HTTPError:
+                    status, wait = None, 2
+                writes.append((reg_id, status, time.perf_counter() - start, attempt))
+                if status != 503:
+                    return
+                await asyncio.sleep(wait)
+
+        async def poll(code: str):
+            while time.monotonic() < held_until:
+                start = time.perf_counter()
+                try:
+                    status = (await client.get(f"/p/{code}/round")).status_code
+                except httpx.HTTPError:
+                    status = None
+                reads.append((status, time.perf_counter() - start))
+                await asyncio.sleep(1.0)
+
+        async def release():
+            await asyncio.sleep(hold)
+            other.rollback()
+            other.close()
+        await asyncio.gather(release(), *(submit(r, c) for r, c in seated), *(poll(c) for _r, c in seated))
+    return {"writes": writes, "reads": reads}
+
+
+def locked_database(url: str, instance: str, port: int, players: int, hold: float = 15.0) -> dict:
+    """scripts/bench_load.py --locked-database: what phones see while another program holds the database."""
+    data = prepare(url, instance, players)
+    path = url.removeprefix("sqlite:///")
+    with server(url, instance, port) as (base, proc):
+        load_before = os.getloadavg()[0]
+        seen = asyncio.run(_locked(base, data, path, hold))
+        alive = proc.poll() is None
+    writes, reads = seen["writes"], seen["reads"]
+    stored = _stored(url)
+    final = {reg: status for reg, status, _s, _a in writes}
+    first = [s * 1000 for _r, status, s, attempt in writes if attempt == 0]
+    busy = [s * 1000 for _r, status, s, _a in writes if status == 503]
+    read_ms = [s * 1000 for status, s in reads if status is not None]
+    return {"mode": "locked-database", "held_seconds": hold, "phones": len(data["seated"]),
+            "first_answer_statuses": _count(status for _r, status, _s, attempt in writes if attempt == 0),
+            "busy_answer_p50_ms": round(percentile(busy, 50), 1), "busy_answer_max_ms": round(max(busy, default=0), 1),
+            "first_answer_max_ms": round(max(first, default=0), 1),
+            "reads": len(reads), "read_statuses": _count(status for status, _s in reads),
+            "read_p50_ms": round(percentile(read_ms, 50), 1), "read_p95_ms": round(percentile(read_ms, 95), 1),
+            "read_max_ms": round(max(read_ms, default=0), 1),
+            "stored_after_retries": sum(1 for reg in final if final[reg] == 200 and stored.get(reg) == 1),
+            "lost_or_duplicated": sum(1 for reg, status in final.items() if (status == 200) != (stored.get(reg) == 1)),
+            "server_alive": alive, "load_average_before": round(load_before, 2),
+            "load_average_after": round(os.getloadavg()[0], 2)}
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[str(v or "timeout")] = out.get(str(v or "timeout"), 0) + 1
+    return out
