@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(bool(PG_URL), reason="SQLite backups (PostgreSQL
 def slow_copies(monkeypatch):
     """Every copy takes `pause` seconds more (inside its lock); counts the copies under way at once, from the
     first look at the folder to the pruning after the rename."""
-    state = {"pause": 1.0, "running": 0, "most": 0}
+    state = {"pause": 2.5, "running": 0, "most": 0}
     lock = threading.Lock()
     real_newest, real_prune = backups._newest_stamp, backups._prune
 
@@ -38,6 +38,13 @@ def slow_copies(monkeypatch):
     monkeypatch.setattr(backups, "_newest_stamp", newest)
     monkeypatch.setattr(backups, "_prune", prune)
     return state
+
+
+def _until(condition, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
 
 
 def _draft(db, make_event, make_player, judge, players=4):
@@ -70,10 +77,10 @@ def test_publishing_answers_before_the_backup_is_made(app, db, client, login, ma
 
 
 def test_changes_within_the_delay_make_one_backup_named_after_the_latest(app, db, slow_copies):
-    app.config["BACKUP_DELAY"] = 0.5
+    app.config["BACKUP_DELAY"] = 2.0
     slow_copies["pause"] = 0.0
     backups.after_round(1, "published")
-    time.sleep(0.1)
+    time.sleep(0.2)
     backups.after_round(1, "finished")
     assert backups.settle(10)
     assert [p.name.split("-", 3)[3] for p in backups.backups()] == ["round-1-finished.sqlite"]
@@ -83,7 +90,7 @@ def test_a_change_during_a_backup_is_backed_up_after_it_and_never_two_at_once(ap
     app.config["BACKUP_DELAY"] = 0.0
     slow_copies["pause"] = 0.8
     backups.after_round(1, "published")
-    time.sleep(0.3)                                  # the first copy is under way
+    _until(lambda: slow_copies["running"] == 1)      # the first copy is under way
     make_event(name="Made during the copy")
     db.session.commit()
     backups.after_round(1, "finished")

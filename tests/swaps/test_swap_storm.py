@@ -51,7 +51,7 @@ def test_swaps_and_results_at_once_are_each_stored_once(app, db, started_table):
         t.join(120)
     assert all(r is not None for r in results)
     assert not [r for r in results if r[2] >= 500], [r for r in results if r[2] >= 500][:3]
-    assert max(r[3] for r in results) < 5.0, sorted(r[3] for r in results)[-3:]
+    assert max(r[3] for r in results) < 10.0, sorted(r[3] for r in results)[-3:]
 
     swaps_told = [(key, status) for kind, key, status, _t, _b in results if kind == "swap"]
     with app.app_context():
