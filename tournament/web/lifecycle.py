@@ -156,6 +156,7 @@ def _refusal_for(kind: str):
 READ_WRITE_WAIT_MS = 1000      # a page read that stores a row on the way waits this long for the write lock
 HELD_AFTER = 3.0               # SQLite's lock refused this long: another program holds the database (a storm's
                                # writers of the other worker hold it for well under a second at a time)
+HELD_MEMORY = 30.0             # ... and counts as held that long after, unless a writer gets it sooner
 QUEUE_CAP = 4                  # a writer queued behind its worker's others waits at most 4 x SQLITE_WRITE_WAIT
 QUEUE_SLICE = 0.25             # a queued writer looks again this often whether the database is held elsewhere
 _held: dict = {"since": None, "head": None}   # when a writer last found the database held (None: it got it since),
@@ -222,8 +223,8 @@ def _queue(session) -> None:
 def database_held() -> bool:
     """Another program holds SQLite's write lock, as far as this worker can tell: a writer found it held for
     HELD_AFTER seconds and none has had it since, or the writer at the head of the queue has waited that long."""
-    head = _held["head"]
-    return _held["since"] is not None or (head is not None and time.monotonic() - head >= HELD_AFTER)
+    head, since, now = _held["head"], _held["since"], time.monotonic()
+    return (since is not None and now - since < HELD_MEMORY) or (head is not None and now - head >= HELD_AFTER)
 
 
 def _release_writer(session) -> None:
