@@ -16,7 +16,7 @@ from tests.conftest import PG_URL
 from tournament.rounds.models import ResultReport
 from tournament.swaps.models import Swap
 
-from conftest import main_cards  # noqa: I100
+from tests.swaps.conftest import main_cards
 
 pytestmark = pytest.mark.skipif(bool(PG_URL), reason="SQLite's write lock (PostgreSQL locks rows)")
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from tournament.rounds.models import ResultReport
 from tournament.swaps.models import Swap
 
-from conftest import SIDEBOARD, main_cards  # noqa: I100
+from tests.swaps.conftest import SIDEBOARD, main_cards
 
 THREADS = 16        # scripts/run: 2 workers x 8 threads
 
