@@ -2,6 +2,8 @@
 """A round start at the venue: 300 phones and 5 projectors on the server scripts/run uses, then a result storm.
 
     .venv/bin/python scripts/bench_load.py [--clients 300] [--seconds 60] [--database-url URL --reset] [--json]
+    .venv/bin/python scripts/bench_load.py --swap-storm [--clients 300] [--json]   (scripts/bench_storms.py)
+    .venv/bin/python scripts/bench_load.py --locked-database [--clients 40] [--json]
 
 1. Starts `python -m tournament.serve` (waitress, its real thread count) on 127.0.0.1 with a fresh
    SQLite database (or the PostgreSQL database given, wiped first with --reset).
@@ -301,11 +303,18 @@ def main() -> int:
     p.add_argument("--database-url", default=None, help="PostgreSQL (needs --reset: the database is wiped)")
     p.add_argument("--reset", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--swap-storm", action="store_true", help="instead: every client submits a sideboard swap at "
+                                                               "the same instant (scripts/bench_storms.py)")
+    p.add_argument("--locked-database", action="store_true", help="instead: another program holds SQLite's write "
+                                                                    "lock for 15 s while every client submits a swap "
+                                                                    "and polls (scripts/bench_storms.py)")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="bench-load-")
     url = args.database_url or f"sqlite:///{tmp}/load.sqlite"
     if args.database_url and not args.reset:
         p.error("--database-url wipes that database: add --reset to confirm")
+    if args.swap_storm or args.locked_database:
+        return swap_storm_main(args, url, tmp)
     data = prepare(url, tmp, args.clients, args.reset)
     cost = poll_cost_ms()
     port = free_port()
@@ -351,6 +360,36 @@ def main() -> int:
         for e in (stats.errors + storm_stats.errors)[:10]:
             print("error:", e)
     return 0 if out["errors"] == 0 and lost == 0 and duplicated == 0 and alive else 1
+
+
+def swap_storm_main(args, url: str, tmp: str) -> int:
+    from bench_storms import locked_database, swap_storm
+    if args.locked_database:
+        if url.startswith("postgres"):
+            sys.exit("--locked-database holds SQLite's write lock: run it on SQLite")
+        out = locked_database(url, tmp, free_port(), args.clients)
+        ok = out["lost_or_duplicated"] == 0 and out["server_alive"] and out["read_statuses"].keys() <= {"200", "304"}
+    else:
+        if args.reset and url.startswith("postgres"):
+            prepare_reset(url)
+        out = swap_storm(url, tmp, free_port(), args.clients)
+        ok = out["timeouts"] == 0 and out["lost_or_duplicated"] == 0 and out["server_alive"]
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:30} {v}")
+    return 0 if ok else 1
+
+
+def prepare_reset(url: str) -> None:
+    import sqlalchemy as sa
+    from tournament.config import database_url_from_env
+    engine = sa.create_engine(database_url_from_env(url))
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(sa.text("CREATE SCHEMA public"))
+    engine.dispose()
 
 
 if __name__ == "__main__":

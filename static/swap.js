@@ -95,15 +95,28 @@
         var out = outs[i].value.trim(), into = ins[i].value.trim();
         if (out || into) pairs.push({out: out, "in": into});
       }
-      fetch(api, {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
-                  body: JSON.stringify({pairs: pairs})})
-        .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
-        .then(function (res) {
-          if (res.ok) { window.location.reload(); return; }
-          error.textContent = res.body.error ? res.body.error.message : tr("swap_refused");
-          error.hidden = false;
-        })
-        .catch(function () { error.textContent = tr("no_connection"); error.hidden = false; });
+      send(JSON.stringify({pairs: pairs}), 0);
     });
+  }
+
+  // 503 "busy, retrying" (the database is held a moment): show the server's message, send the same body again
+  // after its Retry-After, a few times; nothing was stored, so sending it again cannot make a swap twice.
+  function send(body, tries) {
+    fetch(api, {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
+                body: body})
+      .then(function (r) {
+        return r.json().then(function (payload) {
+          return {ok: r.ok, status: r.status, wait: parseInt(r.headers.get("Retry-After"), 10), body: payload};
+        });
+      })
+      .then(function (res) {
+        if (res.ok) { window.location.reload(); return; }
+        error.textContent = res.body.error ? res.body.error.message : tr("swap_refused");
+        error.hidden = false;
+        if (res.status === 503 && tries < 5) {
+          setTimeout(function () { send(body, tries + 1); }, 1000 * Math.min(Math.max(res.wait || 2, 1), 30));
+        }
+      })
+      .catch(function () { error.textContent = tr("no_connection"); error.hidden = false; });
   }
 })();

@@ -1,14 +1,31 @@
 """Backups of the SQLite database: after every published and finished round, and on demand.
 
 SQLite's online backup API copies a consistent snapshot while the app keeps
-serving (readers and writers wait only for the page copy). Backups live in
-`instance/backups/`; the newest KEEP are kept. PostgreSQL is backed up with
-`pg_dump` (the README gives the line).
+serving (a WAL database: readers and writers do not wait for the copy). Backups
+live in `instance/backups/`; the newest KEEP are kept. PostgreSQL is backed up
+with `pg_dump` (the README gives the line).
+
+A round's backup never runs inside the organizer's request: the commit hands
+it to the worker's backup thread, which waits BACKUP_DELAY seconds (default 2)
+for more changes (a publish and the start of its clock make one backup, named
+after the latest), then copies with its own connection. One backup at a time
+(a lock of the process and, on POSIX, a lock file shared by the workers); a
+change committed while a backup runs gets another one after it, and a backup
+another worker started after the change covers it (the latest state is always
+backed up). The copy is written to a hidden `.part` file, flushed to disk and
+renamed: a server stopped in the middle leaves no damaged backup, only a
+`.part` file the next backup removes. A wanted backup is marked in
+`backups/.wanted` first, so one the server stopped before making is made when
+it starts again (tournament.serve). BACKUP_DELAY = None (the tests): right
+after the commit, in the request, as before.
 """
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
+import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -37,24 +54,80 @@ def sqlite_path() -> Path | None:
 
 def backup(reason: str = "manual") -> Path:
     """Copy the database into instance/backups/ now; returns the new file."""
-    if sqlite_path() is None:
+    live = sqlite_path()
+    if live is None:
         raise Refused("Backups here are for SQLite; for PostgreSQL use pg_dump (see the README).", status=409)
-    target_dir = private_folder(folder())
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
-    slug = re.sub(r"[^a-z0-9-]+", "-", reason.lower()).strip("-")[:60] or "manual"
-    target = target_dir / f"{stamp}-{slug}.sqlite"
-    private_file(target)       # 0600 before a byte is written: every contact and access code is in it
-    raw = db.engine.raw_connection()
-    try:
-        dest = sqlite3.connect(target)
+    return _copy(live, folder(), reason)
+
+
+def _copy(live: Path, target_dir: Path, reason: str, unless_after: float | None = None) -> Path | None:
+    """The copy itself, with a connection of its own, one at a time across the workers. None: a backup that
+    began after `unless_after` (a time.time()) already holds that state, so none was made."""
+    target_dir = private_folder(target_dir)
+    with _one_at_a_time(target_dir):
+        newest = _newest_stamp(target_dir)
+        if unless_after is not None and newest is not None and newest >= unless_after:
+            return None
+        for stale in target_dir.glob(".*.part"):      # left by a server stopped mid-copy (we hold the lock)
+            stale.unlink(missing_ok=True)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
+        slug = re.sub(r"[^a-z0-9-]+", "-", reason.lower()).strip("-")[:60] or "manual"
+        target = target_dir / f"{stamp}-{slug}.sqlite"
+        part = private_file(target_dir / f".{target.name}.part")   # 0600 before a byte: every contact is in it
+        source, dest = sqlite3.connect(live, timeout=30), sqlite3.connect(part)
         try:
-            raw.driver_connection.backup(dest)
+            source.backup(dest)
         finally:
             dest.close()
-    finally:
-        raw.close()
-    _prune(target_dir)
-    return target
+            source.close()
+        fd = os.open(part, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(part, target)
+        _prune(target_dir)
+        return target
+
+
+_process_lock = threading.Lock()
+
+
+class _one_at_a_time:
+    """One backup at a time: this process's threads (a lock) and, on POSIX, every worker (a lock file)."""
+
+    def __init__(self, target_dir: Path):
+        self.path = target_dir / ".lock"
+
+    def __enter__(self):
+        _process_lock.acquire()
+        self.file = None
+        try:
+            import fcntl
+        except ImportError:         # Windows: one worker process, the thread lock is enough
+            return self
+        try:
+            self.file = open(private_file(self.path), "r+b")
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *_exc):
+        try:
+            if self.file is not None:
+                self.file.close()           # closing releases the flock
+        finally:
+            _process_lock.release()
+
+
+def _newest_stamp(target_dir: Path) -> float | None:
+    """When the newest backup began (its name's stamp), as a time.time()."""
+    files = sorted(p.name for p in target_dir.iterdir() if NAME.match(p.name))
+    if not files:
+        return None
+    return datetime.strptime(files[-1][:22], "%Y%m%d-%H%M%S-%f").replace(tzinfo=timezone.utc).timestamp()
 
 
 def _prune(target_dir: Path) -> None:
@@ -69,13 +142,110 @@ def backups() -> list[Path]:
 
 
 def after_round(rnd_number: int, what: str) -> None:
-    """Called once the transaction that published or finished a round has committed."""
-    if sqlite_path() is None:
+    """Called once the transaction that published or finished a round has committed: the backup thread makes
+    it a moment later (or, with BACKUP_DELAY = None, now)."""
+    live = sqlite_path()
+    if live is None:
         return
-    try:
-        backup(f"round-{rnd_number}-{what}")
-    except Exception:   # noqa: BLE001 - a failed backup must not fail the round; it is logged
-        current_app.logger.exception("backup after round %s %s failed", rnd_number, what)
+    reason = f"round-{rnd_number}-{what}"
+    delay = current_app.config.get("BACKUP_DELAY", 2.0)
+    if delay is None:
+        try:
+            backup(reason)
+        except Exception:   # noqa: BLE001 - a failed backup must not fail the round; it is logged
+            current_app.logger.exception("backup after round %s %s failed", rnd_number, what)
+        return
+    _worker_for(live, folder(), current_app.logger).want(reason, float(delay))
+
+
+def resume_wanted(app) -> None:
+    """At a server's start: a backup wanted (marked) but not made before the server stopped is made now."""
+    with app.app_context():
+        live = sqlite_path()
+        if live is None:
+            return
+        marker = folder() / ".wanted"
+        try:
+            reason, wanted_at = marker.read_text().strip(), marker.stat().st_mtime
+        except OSError:
+            return
+        newest = _newest_stamp(folder()) if folder().exists() else None
+        if newest is None or newest < wanted_at:
+            _worker_for(live, folder(), app.logger).want(reason or "wanted", 0.0)
+
+
+def settle(timeout: float = 30.0) -> bool:
+    """Wait until this process's backup threads have nothing wanted or running (tests, a clean shutdown)."""
+    end = time.monotonic() + timeout
+    for worker in list(_workers.values()):
+        if not worker.idle.wait(max(0.0, end - time.monotonic())):
+            return False
+    return True
+
+
+_workers: dict[tuple, "_BackupThread"] = {}
+_workers_lock = threading.Lock()
+
+
+def _worker_for(live: Path, target_dir: Path, logger) -> "_BackupThread":
+    key = (str(live), str(target_dir))
+    with _workers_lock:
+        worker = _workers.get(key)
+        if worker is None or not worker.thread.is_alive():
+            worker = _workers[key] = _BackupThread(live, target_dir, logger)
+        return worker
+
+
+class _BackupThread:
+    """A daemon thread per database: coalesces wanted backups and makes them off the request path."""
+
+    def __init__(self, live: Path, target_dir: Path, logger):
+        self.live, self.target_dir, self.logger = live, target_dir, logger
+        self.cond = threading.Condition()
+        self.wanted: tuple[str, float, float] | None = None      # (reason, wanted at, not before)
+        self.idle = threading.Event()
+        self.idle.set()
+        self.thread = threading.Thread(target=self._run, daemon=True, name="sqlite-backup")
+        self.thread.start()
+
+    def want(self, reason: str, delay: float) -> None:
+        with self.cond:
+            not_before = time.monotonic() + delay
+            if self.wanted is not None:
+                not_before = max(self.wanted[2], not_before)
+            self.wanted = (reason, time.time(), not_before)
+            self.idle.clear()
+            self.cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                while self.wanted is None:
+                    self.cond.wait()
+                reason = self.wanted[0]
+            self._mark(reason)
+            with self.cond:
+                while time.monotonic() < self.wanted[2]:      # more changes may come (the clock's start)
+                    self.cond.wait(self.wanted[2] - time.monotonic())
+                reason, wanted_at, _not_before = self.wanted
+                self.wanted = None
+            self._make(reason, wanted_at)
+            with self.cond:
+                if self.wanted is None:
+                    self.idle.set()
+
+    def _mark(self, reason: str) -> None:
+        try:
+            private_folder(self.target_dir)
+            private_file(self.target_dir / ".wanted").write_text(reason + "\n")
+        except OSError:
+            self.logger.exception("could not mark the wanted backup %s", reason)
+
+    def _make(self, reason: str, wanted_at: float) -> None:
+        try:
+            _copy(self.live, self.target_dir, reason, unless_after=wanted_at)
+        except Exception:   # noqa: BLE001 - a failed backup must not stop the next ones; it is logged
+            self.logger.exception("backup %s failed", reason)
 
 
 INTERNAL = re.compile(r"^sqlite_(sequence|stat\d|autoindex_.+)$")    # SQLite's own bookkeeping, no code
@@ -160,6 +330,7 @@ def restore(path: Path) -> Path:
         raise Refused(f"{path.name} holds what this app's database does not: {', '.join(foreign[:5])}"
                       f"{' …' if len(foreign) > 5 else ''}. A backup made by the app never does: nothing was "
                       f"restored. Use another backup (flask backup --list).")
+    settle()
     safety = backup("before-restore")
     db.session.remove()
     db.engine.dispose()

@@ -36,6 +36,8 @@ class Config:
     SESSION_COOKIE_HTTPONLY = True
     PERMANENT_SESSION_LIFETIME = timedelta(hours=12)   # from login: a staff session ends the same day
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
+    BACKUP_DELAY: float | None = 2.0   # a round's backup waits this long for more changes, off the request
+    SQLITE_WRITE_WAIT = 5.0   # seconds a write waits for SQLite's write lock before a 503 "busy, retrying"
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     TRUSTED_PROXY_ADDRESS = "127.0.0.1"   # the address the nearest proxy connects from ("*": any)
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
@@ -70,5 +72,7 @@ class TestingConfig(Config):
     TESTING = True
     PASSWORD_HASH_METHOD = "pbkdf2:sha256:1000"      # cheap: tests create and log in many users
     STATE_VERSION_TTL = 0.0                          # tests look right after each change
+    BACKUP_DELAY = None                              # a round's backup in the request (tests/test_backups.py:
+                                                     # the background thread, with a delay)
     WTF_CSRF_ENABLED = False
     SECRET_KEY = "testing"

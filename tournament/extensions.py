@@ -33,7 +33,7 @@ def _sqlite_pragmas(dbapi_connection, _record):
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA busy_timeout=5000")     # writers set their own (web.lifecycle)
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA trusted_schema=OFF")
         cur.close()

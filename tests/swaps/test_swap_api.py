@@ -105,7 +105,6 @@ def test_many_swap_submissions_serially_on_any_database(client, db, started_tabl
     _verify(db, regs, table, 3)
 
 
-@pytest.mark.postgres
 def test_50_concurrent_swap_submissions_lose_and_duplicate_nothing(app, db, started_table):
     """4 players (a full pod) x 10 swaps each, plus 10 repeats of swaps already sent, all at the same moment."""
     _event, table, regs = started_table(n=4)

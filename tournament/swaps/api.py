@@ -28,7 +28,10 @@ STAFF_REGISTRATION = (token, loading.event, loading.registration)
 
 
 def answer(reg, result=None, log: bool = False) -> dict:
-    body = swaps.state(reg, result.game if result is not None and result.game else None)
+    if result is not None:
+        body = swaps.state(reg, result.game or None, table=result.table)     # the table the submission just read
+    else:
+        body = swaps.state(reg)
     body["made"] = [swaps.swap_json(s) for s in result.made] if result else []
     body["undone"] = [s.id for s in result.undone] if result else []
     if log:

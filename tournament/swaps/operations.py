@@ -31,7 +31,7 @@ from datetime import datetime, timedelta, timezone
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ..auth.models import User
 from ..cards.models import utcnow
@@ -46,6 +46,7 @@ from ..events.operations import actor_name, log, staff_for, valid_id
 from ..extensions import db
 from ..i18n import message_text
 from ..timezones import clock_text
+from ..web.lifecycle import conflict_kind, wants_write_lock
 from ..rounds.models import GameTable
 from . import domain
 from .domain import DeckLists, Pair, SwapError
@@ -95,6 +96,10 @@ def _get_or_create(model, lookup: dict, make):
         return row
     except IntegrityError:
         return db.session.execute(sa.select(model).filter_by(**lookup)).scalar_one()
+    except OperationalError as e:
+        if wants_write_lock() or conflict_kind(e) != "busy":
+            raise
+        return make()       # a page read while the database is held: the row as it will be stored at a later look
 
 
 def window(table: GameTable, game: int = 1) -> SwapWindow | None:
@@ -513,9 +518,10 @@ def uses_sideboards(event) -> bool:
     return bool(event.sideboard_enabled) and get_ruleset(event.ruleset).sideboard_max != 0
 
 
-def state(reg: Registration, game: int | None = None) -> dict:
-    """What the player's swap page shows: table, window (with the server's deadline), deck, swaps."""
-    table = current_table(reg)
+def state(reg: Registration, game: int | None = None, table: GameTable | None | bool = False) -> dict:
+    """What the player's swap page shows: table, window (with the server's deadline), deck, swaps. `table`: the
+    player's current table when the caller has just read it (a submission's answer), else it is read here."""
+    table = current_table(reg) if table is False else table
     now = utcnow()
     out = {"registration_id": reg.id, "name": reg.name, "sideboard_enabled": uses_sideboards(reg.event),
            "table": None, "game": None, "window": None, "deck": None, "swaps": [], "server_time": iso(now)}

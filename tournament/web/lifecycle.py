@@ -12,8 +12,19 @@ registration with a player ID gets the usual "already registered" refusal).
 What still conflicts after the retries is a 409 with a message, never a 500.
 
 SQLite: a write request (POST, PUT, PATCH, DELETE) takes the write lock when
-its transaction begins (BEGIN IMMEDIATE), so it waits its turn behind the busy
-timeout instead of failing on a stale read snapshot.
+its transaction begins (BEGIN IMMEDIATE), so it waits its turn instead of
+failing on a stale read snapshot. The writers of one worker queue on a lock of
+the process (a thread asleep on it wakes the moment the writer before it
+commits, instead of SQLite's busy handler polling with sleeps of up to 100 ms,
+which let the newest writer overtake the oldest ones again and again), and
+wait there as long as the queue moves (a storm: each its turn). Only the writer
+at the head of each worker's queue waits on SQLite itself, for SQLITE_WRITE_WAIT
+seconds (default 5). When SQLite's lock stays refused for HELD_AFTER seconds,
+another program holds the database (a copy tool, a `sqlite3` shell left in a
+transaction): the head is answered 503 with Retry-After and "busy, retrying"
+(the pages' scripts send it again) when its wait is over, the writers queued
+behind it at once, so they do not hold every server thread for seconds, and
+the reads go on (WAL: readers never wait on a writer); nobody is held for 30 s.
 """
 from __future__ import annotations
 
@@ -35,6 +46,8 @@ CONFLICT_MESSAGE = _l("This conflicts with a change made at the same moment by s
 BUSY_MESSAGE = _l("The server is busy with other changes right now. Wait a moment and try again.")
 UNAVAILABLE_MESSAGE = _l("The database cannot be reached right now. Wait a moment and try again; "
                          "staff: check that the database server is running.")
+LOCKED_MESSAGE = _l("The database is busy with another change right now; retrying in a few seconds. "
+                    "Nothing was saved yet.")
 BAD_VALUE_MESSAGE = _l("A value in the request is too long or out of range for what it describes.")
 
 _LOCK_WORDS = ("database is locked", "database table is locked", "database schema has changed")
@@ -65,7 +78,7 @@ class TournamentFlask(Flask):
 
 
 def wants_write_lock() -> bool:
-    if not has_app_context():
+    if not has_app_context() or g.get("write_held_elsewhere"):     # told "busy": its refusal only reads
         return False
     return g.get("write_lock", False) or (has_request_context() and request.method not in SAFE_METHODS)
 
@@ -94,6 +107,7 @@ def conflict_kind(error: BaseException) -> str | None:
 def run_request(dispatch):
     """Run the whole request (hooks, view, error handlers), then commit once or roll back."""
     flashes = list(session.get("_flashes", [])) if "_flashes" in session else None
+    _write_wait(current_app.config.get("SQLITE_WRITE_WAIT", 5.0))
     for attempt in range(ATTEMPTS):
         g.write_lock = attempt > 0
         g.pop("changed_events", None)
@@ -110,6 +124,8 @@ def run_request(dispatch):
             if kind is None:
                 raise
             _restore_flashes(flashes)
+            if kind == "busy" and g.get("write_held_elsewhere"):
+                kind = "locked"         # another program holds the database: tell the phone now
             retry = kind == "busy" or (kind == "constraint" and attempt == 0)
             if not retry or attempt + 1 == ATTEMPTS:
                 from . import loggable_path
@@ -127,8 +143,9 @@ def _restore_flashes(flashes) -> None:
 
 
 def _refusal_for(kind: str):
-    from . import error_response
+    from . import error_response, json_request
     status, message = {"constraint": (409, CONFLICT_MESSAGE), "busy": (409, BUSY_MESSAGE),
+                       "locked": (503, LOCKED_MESSAGE if json_request() else BUSY_MESSAGE),   # the scripts retry
                        "unavailable": (503, UNAVAILABLE_MESSAGE), "bad_value": (400, BAD_VALUE_MESSAGE)}[kind]
     response = current_app.make_response(error_response(str(message), status))
     if status in (409, 503):
@@ -136,14 +153,90 @@ def _refusal_for(kind: str):
     return current_app.finalize_request(response, from_error_handler=True)
 
 
+READ_WRITE_WAIT_MS = 1000      # a page read that stores a row on the way waits this long for the write lock
+HELD_AFTER = 3.0               # SQLite's lock refused this long: another program holds the database (a storm's
+                               # writers of the other worker hold it for well under a second at a time)
+HELD_MEMORY = 30.0             # ... and counts as held that long after, unless a writer gets it sooner
+QUEUE_CAP = 4                  # a writer queued behind its worker's others waits at most 4 x SQLITE_WRITE_WAIT
+QUEUE_SLICE = 0.25             # a queued writer looks again this often whether the database is held elsewhere
+_held: dict = {"since": None, "head": None}   # when a writer last found the database held (None: it got it since),
+                                              # since when the writer at the head of the queue waits on SQLite
+CLI_WRITE_WAIT = 30.0          # a command at the laptop waits longer for the server's writers than a phone
+_writer = threading.Lock()      # this worker's SQLite writers, one at a time (see the module docstring)
+_WRITER_KEY = "sqlite_writer"
+
+
 @sa.event.listens_for(sa.orm.Session, "after_begin")
-def _sqlite_write_lock(_session, _transaction, connection) -> None:
-    """SQLite: a write request's transaction takes the write lock first (see the module docstring)."""
-    if connection.dialect.name != "sqlite" or not wants_write_lock():
+def _sqlite_write_lock(session, _transaction, connection) -> None:
+    """SQLite: a write request's transaction queues on the worker's writer lock, then takes SQLite's write lock
+    (BEGIN IMMEDIATE) within SQLITE_WRITE_WAIT seconds; past it, "database is locked" (a 503)."""
+    if connection.dialect.name != "sqlite":
         return
     raw = connection.connection.dbapi_connection
-    if raw is not None and not raw.in_transaction:
+    if raw is None or raw.in_transaction:
+        return
+    if not wants_write_lock():      # a read that stores something on the way (a swap window's first look)
+        wait = 0 if database_held() else READ_WRITE_WAIT_MS         # waits a moment at most
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")
+        return
+    if not session.info.get(_WRITER_KEY):
+        _queue(session)
+    started = _held["head"] = time.monotonic()
+    try:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(g.get('write_wait', 5.0) * 1000)}")
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException as e:
+        _release_writer(session)
+        if time.monotonic() - started >= HELD_AFTER and "locked" in str(e).lower():
+            _held["since"] = time.monotonic()       # another program holds it: the writers queued here give up
+            g.write_held_elsewhere = True
+        raise
+    finally:
+        _held["head"] = None
+    _held["since"] = None
+
+
+def _write_wait(seconds: float) -> None:
+    """How long the writer at the head of the queue waits on SQLite's lock (`seconds`), and how long a writer may
+    queue behind the others of its worker while they make progress (QUEUE_CAP of those)."""
+    g.write_wait = float(seconds)
+    g.write_deadline = time.monotonic() + QUEUE_CAP * float(seconds)
+
+
+def _queue(session) -> None:
+    """Wait for this worker's writer lock while the writers before it make progress (a storm: each waits its
+    turn); only a moment while another program holds the database (the writer at the head of the queue waits on
+    SQLite for everyone, and the ones behind it are told "busy, retrying" at once instead of each holding a
+    server thread for seconds)."""
+    if g.get("write_deadline") is None:
+        _write_wait(current_app.config.get("SQLITE_WRITE_WAIT", 5.0))
+    while True:
+        if _writer.acquire(timeout=QUEUE_SLICE):
+            session.info[_WRITER_KEY] = True
+            return
+        if database_held() or time.monotonic() >= g.write_deadline:
+            g.write_held_elsewhere = True
+            raise sa.exc.OperationalError("BEGIN IMMEDIATE", None,
+                                          RuntimeError("database is locked (the worker's writers' queue)"))
+
+
+def database_held() -> bool:
+    """Another program holds SQLite's write lock, as far as this worker can tell: a writer found it held for
+    HELD_AFTER seconds and none has had it since, or the writer at the head of the queue has waited that long."""
+    head, since, now = _held["head"], _held["since"], time.monotonic()
+    return (since is not None and now - since < HELD_MEMORY) or (head is not None and now - head >= HELD_AFTER)
+
+
+def _release_writer(session) -> None:
+    if session.info.pop(_WRITER_KEY, None):
+        _writer.release()
+
+
+@sa.event.listens_for(sa.orm.Session, "after_transaction_end")
+def _writer_done(session, transaction) -> None:
+    """The write transaction has committed or rolled back (or the session closed): the next writer goes."""
+    if transaction.parent is None:
+        _release_writer(session)
 
 
 def changed(event_id: int) -> None:
@@ -209,6 +302,7 @@ def one_transaction(command):
     @wraps(command)
     def wrapped(*args, **kwargs):
         g.write_lock = True
+        _write_wait(CLI_WRITE_WAIT)
         try:
             result = command(*args, **kwargs)
             db.session.commit()

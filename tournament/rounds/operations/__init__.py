@@ -33,7 +33,7 @@ from .results import KEEP, confirm_result, report_pod_result
 from .matches import (end_match_at_time, match_progress, report_duel_games, report_game, settle_dispute,
                       time_is_up)
 from .clock import (MAX_EXTENSION_MINUTES, extend_round, extend_table, finish_event, finish_round, pause_round,
-                    publish_round, resume_round, start_round)
+                    publish_and_start, publish_round, resume_round, start_round)
 from .pairing import (UnreadyDecks, delete_draft, pair_next_round, pair_top_cut_round, player_brackets,
                       unready_decks, why_json, why_lines)
 from .seating import (SeatingChanged, move_player, remove_player, seat_late_arrival, swap_seats,

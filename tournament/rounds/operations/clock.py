@@ -47,6 +47,13 @@ def start_round(rnd: Round, user: User) -> Round:
     return rnd
 
 
+def publish_and_start(rnd: Round, user: User) -> Round:
+    """Publish the tables and start the clock as one change: every open phone fetches its round box once for the
+    round start (publishing, then starting a moment later, changes every page twice)."""
+    publish_round(rnd, user)
+    return start_round(rnd, user)
+
+
 MAX_EXTENSION_MINUTES = 120
 
 
