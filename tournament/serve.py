@@ -126,11 +126,11 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from waitress import serve
 
     from . import create_app
+    from .backups import resume_wanted
     from .web.lanes import ShedStale, StaffFirstDispatcher
     from .web.proxy import waitress_options
     enough_open_files(CONNECTION_LIMIT + 100)
     app = create_app()
-    from .backups import resume_wanted
     resume_wanted(app)          # a round's backup the last server stopped before making
     dispatcher = StaffFirstDispatcher()     # staff and writes first (waitress's `_dispatcher`: its own pool,
     dispatcher.set_thread_count(threads)    # which waitress 3 takes as given; requirements.txt pins waitress)
