@@ -107,7 +107,8 @@ def test_a_report_without_a_key_posts_as_before(app, db, pod, client):
 
 
 @pytest.mark.parametrize("key", ["abc", "a" * 65, "x" * 100_000, "<script>alert(1)</script>", "key with spaces",
-                                 "ключ-ключ-ключ-ключ", "'; DROP TABLE vote;--", "aaaaaaaa\x00bbbbbbbb"])
+                                 "ключ-ключ-ключ-ключ", "'; DROP TABLE vote;--", "aaaaaaaa\x00bbbbbbbb",
+                                 "aaaaaaaa\n", " aaaaaaaa", " "])
 def test_a_malformed_send_key_is_refused_and_nothing_is_stored(app, db, pod, client, key):
     table_id, number, seats = pod
     (first, code), (second, _c), *_ = seats

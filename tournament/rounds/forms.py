@@ -121,10 +121,12 @@ def _hidden_revision(required: bool = True) -> IntegerField:
 
 def _send_key() -> StringField:
     """The key a phone sends with a report or vote it kept while offline (PlayerResultIn.send_key's bounds):
-    the same key again is the same write. Empty (a page without scripts): no key."""
+    the same key again is the same write. Empty (a page without scripts): no key. The pattern ends at the very end
+    (Python's "$" would also take a key with a newline after it, which the API's pattern refuses)."""
     return StringField(_l("Send key"), widget=HiddenInput(),
-                       validators=[Optional(), Length(*SEND_KEY_LENGTH, message=OUT_OF_DATE),
-                                   Regexp(SEND_KEY_PATTERN, message=OUT_OF_DATE)])
+                       validators=[Optional(strip_whitespace=False),
+                                   Length(*SEND_KEY_LENGTH, message=OUT_OF_DATE),
+                                   Regexp(SEND_KEY_PATTERN.removesuffix("$") + r"\Z", message=OUT_OF_DATE)])
 
 
 # ----------------------------------------------------------------- organizer
