@@ -102,16 +102,26 @@
     return true;
   }
 
-  /* The page the send came back with: its box (through rounds.js) and its messages. */
+  /* The page the send came back with: its box (through rounds.js) and its messages; an error page (no box:
+     the code changed, the event is gone) gives its message. */
   function answer(doc) {
     document.dispatchEvent(new CustomEvent("round-answer", {detail: doc}));
     var main = document.querySelector("main"), flashes = doc.querySelectorAll("main > p.flash");
     if (!main) return;
-    Array.prototype.forEach.call(main.querySelectorAll(":scope > p.flash"), function (p) { p.parentNode.removeChild(p); });
-    for (var i = flashes.length - 1; i >= 0; i--) {
-      var p = document.importNode(flashes[i], true);
-      p.setAttribute("role", "status");
-      main.insertBefore(p, main.firstChild);
+    Array.prototype.forEach.call(main.querySelectorAll(":scope > p.flash"), function (p) {
+      p.parentNode.removeChild(p);
+    });
+    var news = Array.prototype.map.call(flashes, function (p) { return document.importNode(p, true); });
+    var problem = !doc.getElementById("round") && doc.querySelector("main p, main h1");
+    if (problem) {
+      var p = document.createElement("p");
+      p.className = "flash error";
+      p.textContent = problem.textContent;
+      news.push(p);
+    }
+    for (var i = news.length - 1; i >= 0; i--) {
+      news[i].setAttribute("role", "status");
+      main.insertBefore(news[i], main.firstChild);
     }
   }
 

@@ -163,14 +163,15 @@
     });
   }
 
-  /* The note above the box while the connection is lost (the box keeps the last table and seat). */
+  /* The note above the player's box (data-outbox) while the connection is lost: the box keeps the last table
+     and seat. The projector and the standings keep their last copy without a note. */
   function connection(id, lost) {
     var note = document.getElementById("connection-lost"), box = document.getElementById(id);
     if (!lost) {
       if (note) note.parentNode.removeChild(note);
       return;
     }
-    if (note || !box) return;
+    if (note || !box || !box.hasAttribute("data-outbox")) return;
     note = document.createElement("p");
     note.id = "connection-lost";
     note.className = "notice offline";
