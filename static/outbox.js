@@ -121,8 +121,11 @@
     }
     for (var i = news.length - 1; i >= 0; i--) {
       news[i].setAttribute("role", "status");
+      news[i].setAttribute("tabindex", "-1");
       main.insertBefore(news[i], main.firstChild);
     }
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (news.length && lost) news[0].focus();      // the button pressed went with the old box: focus the answer
   }
 
   function send(next) {

@@ -134,6 +134,9 @@ def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_an
          and not b.find_elements(By.ID, "connection-lost") and "reported by" in text_of(b, "result-state"),
          timeout=BACK_ONLINE)
     wait(phone, lambda b: data["other_name"] in text_of(b, "my-vote"))
+    wait(phone, lambda b: "Your vote is in." in b.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('main > p.flash'), function (p) {"
+        " return p.textContent; }).join(' ')"))
     assert kept(phone) == {}
     assert counts() == {"reports": 1, "report_log": 1, "votes": [[data["me"], data["other"]]], "vote_log": 1,
                         "keys": 2}
