@@ -4,6 +4,7 @@ phone as "waiting to send", and when the network is back they are sent by themse
 (rows counted in the server's database)."""
 
 import json
+import sys
 
 import pytest
 from selenium.common.exceptions import WebDriverException
@@ -16,7 +17,7 @@ PHONE = (390, 844)
 BACK_ONLINE = 60       # the page retries after 3, 6, 12, 24, then every 30 s, and at once on the "online" event
 
 SETUP = r"""
-import json
+import json, sys
 import sqlalchemy as sa
 from tournament import create_app
 from tournament.auth.models import User
@@ -26,7 +27,7 @@ from tournament.rounds import operations as ro
 app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
-    event = ev.create_event(olga, {"name": "Wi-Fi night", "ruleset": "edh-2010"})
+    event = ev.create_event(olga, {"name": sys.argv[1], "ruleset": "edh-2010"})
     regs = [ev.register_player(event, {"name": n}, user=olga) for n in ("Ada Off", "Bo Line", "Cy Net", "Di Wire")]
     for r in regs:
         ev.check_in(r, olga)
@@ -96,7 +97,7 @@ def kept(browser) -> dict:
 def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_and_stored_once(server,
                                                                                               browser_factory):
     live_server = server
-    data = live_server.prepare(SETUP)
+    data = live_server.prepare(SETUP, "Wi-Fi night")
     assert data["uses_votes"]
     counts = lambda: json.loads(live_server.run_script(COUNT, str(data["table"])).splitlines()[-1])
     phone = browser_factory(*PHONE, mobile=True)
@@ -146,3 +147,4 @@ def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_an
     wait(phone, lambda b: "reported by" in text_of(b, "result-state"))
     assert kept(phone) == {}
     assert counts()["reports"] == 1 and counts()["vote_log"] == 1
+
