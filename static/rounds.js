@@ -12,17 +12,25 @@
  * the server answers 304 until something changed, then the element is
  * swapped for the new copy. Without this script a <noscript> meta refresh
  * reloads the projector instead. Text is only ever set with textContent.
+ *
+ * When the connection drops (the venue Wi-Fi), the box stays as it was, a note above it says so, and the
+ * poll is tried again after a growing wait (capped: MAX_RETRY_SECONDS), and at once when the browser says
+ * it is back online. Events for the player's outbox (static/outbox.js): "round-online" after every answer,
+ * "round-replaced" after the box was swapped; it sends "round-offline" (its send failed) and "round-answer"
+ * (the page its send came back with: the box is swapped for that page's copy).
  */
 (function () {
   "use strict";
 
   var timers = [];
+  var MAX_RETRY_SECONDS = 30;
 
   /* The texts this script writes: in the page's language through page.js (tournament.i18n.JS_TEXTS), in
      English when the page has no page.js or no such text (an older copy of the page). */
   var ENGLISH = {
     time_up: "time!",
     table_changed: "Something changed at your table: tap here to see it.",
+    connection_lost: "No connection — showing your last table; retrying.",
     page_of: "page %(page)s of %(count)s"
   };
   var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
@@ -94,33 +102,82 @@
       var current = document.getElementById(id);
       current.insertBefore(p, current.firstChild);
     }
+    function swap(fresh) {
+      var current = document.getElementById(id);
+      if (!fresh || !current) return;
+      current.parentNode.replaceChild(document.importNode(fresh, true), current);
+      setup(document);
+      layout();
+      document.dispatchEvent(new CustomEvent("round-replaced"));
+    }
     function poll() {
-      if (waiting || document.hidden) return;
+      if (waiting) return;
+      if (document.hidden) { schedule(); return; }
       waiting = true;
       var headers = {"Accept": "text/html"};
       if (tag) headers["If-None-Match"] = tag;
       fetch(url, {credentials: "same-origin", headers: headers,
                    cache: "no-store"})
         .then(function (response) {
+          if (response.status >= 502 && response.status <= 504) throw new Error("no server");  // a proxy's answer
+          failures = 0;
+          connection(id, false);
           if (response.status !== 200) return null;
           tag = response.headers.get("ETag") || tag;
           return response.text();
         })
         .then(function (text) {
+          document.dispatchEvent(new CustomEvent("round-online"));
           if (!text) return;
           var fresh = new DOMParser().parseFromString(text, "text/html").getElementById(id);
-          var current = document.getElementById(id);
-          if (!fresh || !current) return;
+          if (!fresh || !document.getElementById(id)) return;
           if (dirty) { notice(); return; }
-          current.parentNode.replaceChild(document.importNode(fresh, true), current);
-          setup(document);
-          layout();
+          swap(fresh);
         })
-        .catch(function () { /* the venue Wi-Fi dropped for a moment: ask again next time */ })
-        .then(function () { waiting = false; });
+        .catch(function () { failures += 1; connection(id, true); })     /* the venue Wi-Fi dropped: wait, ask again */
+        .then(function () { waiting = false; schedule(); });
     }
-    setInterval(poll, seconds * 1000);
+    /* The next poll: every `seconds` while answers come; after failures 1, 2, 4, 8... times as long, capped. */
+    function schedule() {
+      clearTimeout(timer);
+      var wait = failures ? Math.min(seconds * Math.pow(2, failures - 1), MAX_RETRY_SECONDS) : seconds;
+      timer = setTimeout(poll, wait * 1000);
+    }
+    var failures = 0, timer = null;
+    schedule();
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+    window.addEventListener("online", poll);
+    document.addEventListener("round-offline", function () {
+      failures = Math.max(failures, 1);
+      connection(id, true);
+      if (!waiting) schedule();
+    });
+    document.addEventListener("round-answer", function (e) {
+      var fresh = e.detail && e.detail.getElementById(id);
+      if (!fresh) return;
+      dirty = false;
+      tag = null;
+      var note = document.getElementById("page-changed");
+      if (note) note.parentNode.removeChild(note);
+      swap(fresh);
+    });
+  }
+
+  /* The note above the player's box (data-outbox) while the connection is lost: the box keeps the last table
+     and seat. The projector and the standings keep their last copy without a note. */
+  function connection(id, lost) {
+    var note = document.getElementById("connection-lost"), box = document.getElementById(id);
+    if (!lost) {
+      if (note) note.parentNode.removeChild(note);
+      return;
+    }
+    if (note || !box || !box.hasAttribute("data-outbox")) return;
+    note = document.createElement("p");
+    note.id = "connection-lost";
+    note.className = "notice offline";
+    note.setAttribute("role", "status");
+    note.textContent = tr("connection_lost");
+    box.parentNode.insertBefore(note, box);
   }
 
   /* The projector on a wide screen: each [data-pages] box shows as many columns as fit and turns its

@@ -126,6 +126,12 @@ JS_TEXTS = {
     "time_up": N_("time!"),
     "table_changed": N_("Something changed at your table: tap here to see it."),
     "page_of": N_("page %(page)s of %(count)s"),
+    "connection_lost": N_("No connection — showing your last table; retrying."),
+    # static/outbox.js
+    "outbox_result": N_("Your result report is waiting to send: it is kept on this phone and sent when the "
+                        "connection is back."),
+    "outbox_vote": N_("Your vote is waiting to send: it is kept on this phone and sent when the connection is "
+                      "back."),
     # static/tracker.js
     "tracker_refused": N_("Refused."),
     "tracker_not_saved": N_("No connection: the change was not saved. Try again."),

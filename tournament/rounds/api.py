@@ -14,9 +14,9 @@ from ..penalties.queries import marks as penalty_marks
 from . import operations as ops
 from .presenting import timer_info
 from .schemas import (AcceptIn, ConfirmIn, CutOut, DeletedOut, EndAtTimeIn, EventStatusOut, ExtensionIn,
-                      FinishRoundIn, GameReportIn, LateArrivalIn, MinutesIn, MoveIn, PairIn, PlayerRoundOut, RemoveIn,
-                      ResultIn, ResultOut, RoundList, RoundOut, StaffResultIn, StandingsOut, SwapIn, UnpublishIn,
-                      VoteIn)
+                      FinishRoundIn, GameReportIn, LateArrivalIn, MinutesIn, MoveIn, PairIn, PlayerResultIn,
+                      PlayerRoundOut, PlayerVoteIn, RemoveIn, ResultIn, ResultOut, RoundList, RoundOut,
+                      StaffResultIn, StandingsOut, SwapIn, UnpublishIn, VoteIn)
 from .views import result_table, round_, table
 
 EVENT_URL = "/events/<int:event_id>"
@@ -275,10 +275,12 @@ def tables_extension(rh):
 def enter_result(t, body: ResultIn, *, reg=None, user=None) -> None:
     """The pages' enter_result with the API's body: a match's games, or a pod's survivors, eliminated, prizes and
     draw (staff: also the archenemy and every vote)."""
+    key = getattr(body, "send_key", None)         # a player's (PlayerResultIn): the same report again is stored once
     if t.kind == "match":
         if body.games is None:
             raise Refused(_("This table is a 1v1 match: report its games."), field="games")
-        ops.report_duel_games(t, list(body.games), time=body.time, reg=reg, user=user, revision=body.revision)
+        ops.report_duel_games(t, list(body.games), time=body.time, reg=reg, user=user, revision=body.revision,
+                              send_key=key)
         return
     if body.games is not None:
         raise Refused(_("This table is a pod: report survivors and votes."), field="games")
@@ -288,7 +290,7 @@ def enter_result(t, body: ResultIn, *, reg=None, user=None) -> None:
     archenemy = getattr(body, "archenemy", None)
     kwargs = {} if "archenemy" not in body.model_fields_set else {"archenemy": archenemy or None}
     ops.report_pod_result(t, list(body.survivors), list(body.eliminated), prizes, reg=reg, user=user,
-                          revision=body.revision, draw=body.draw, **kwargs)
+                          revision=body.revision, draw=body.draw, send_key=key, **kwargs)
     for voter, votee in getattr(body, "votes", {}).items():
         if not voter.isdigit():
             raise Refused(_("Both the voter and the player voted for must be at this table."), field="votes")
@@ -392,7 +394,7 @@ def _player_answer(rh) -> dict:
 
 @bp.post(f"{PLAYER_TABLE_URL}/result")
 @operation("players_report", "Report (or, differing from another player's report, dispute) the table's result.",
-           tags=RESULTS, load=PLAYER_TABLE, public=True, body=ResultIn, response=PlayerRoundOut,
+           tags=RESULTS, load=PLAYER_TABLE, public=True, body=PlayerResultIn, response=PlayerRoundOut,
            errors="400 403 404 409 415 429", example={"survivors": [1], "eliminated": [2, 3, 4]},
            description="The first report waits for the other players' confirmation; a different report from "
                        "another player marks the table disputed for a judge. A 1v1 match that two wins, three games "
@@ -441,10 +443,10 @@ def players_time(rh):
 
 @bp.put(f"{PLAYER_TABLE_URL}/vote")
 @operation("players_vote", "Cast or change your vote for another player at your table.", tags=RESULTS,
-           load=PLAYER_TABLE, public=True, body=VoteIn, response=PlayerRoundOut,
+           load=PLAYER_TABLE, public=True, body=PlayerVoteIn, response=PlayerRoundOut,
            errors="400 403 404 409 415 429", example={"votee": 2})
 def players_vote(rh):
-    ops.cast_vote(rh.table, rh.reg.id, rh.body.votee, reg=rh.reg)
+    ops.cast_vote(rh.table, rh.reg.id, rh.body.votee, reg=rh.reg, send_key=rh.body.send_key)
     return _player_answer(rh)
 
 

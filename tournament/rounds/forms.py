@@ -8,8 +8,8 @@ refusal, with its message and status.
 from __future__ import annotations
 
 from flask_babel import gettext as _, lazy_gettext as _l
-from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField
-from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import HiddenInput
 
 from ..errors import Refused
@@ -18,7 +18,7 @@ from ..scoring.draws import draw_kinds
 
 from ..events.forms import Form as _Form, options
 from ..events.operations import MAX_ID
-from .schemas import LateArrivalIn, MoveIn, bounds
+from .schemas import SEND_KEY_LENGTH, SEND_KEY_PATTERN, LateArrivalIn, MoveIn, bounds
 MAX_PRIZE_VALUE = 1_000_000_000
 NOT_PLAYED = ""
 DRAW = "draw"
@@ -117,6 +117,16 @@ def _hidden_revision(required: bool = True) -> IntegerField:
     return IntegerField(_l("Revision"), widget=HiddenInput(), invalid_value_message=message,
                         validators=[InputRequired(message) if required else Optional(),
                                     NumberRange(0, MAX_ID, message)])
+
+
+def _send_key() -> StringField:
+    """The key a phone sends with a report or vote it kept while offline (PlayerResultIn.send_key's bounds):
+    the same key again is the same write. Empty (a page without scripts): no key. The pattern ends at the very end
+    (Python's "$" would also take a key with a newline after it, which the API's pattern refuses)."""
+    return StringField(_l("Send key"), widget=HiddenInput(),
+                       validators=[Optional(strip_whitespace=False),
+                                   Length(*SEND_KEY_LENGTH, message=OUT_OF_DATE),
+                                   Regexp(SEND_KEY_PATTERN.removesuffix("$") + r"\Z", message=OUT_OF_DATE)])
 
 
 # ----------------------------------------------------------------- organizer
@@ -395,11 +405,13 @@ class TableRefForm(_Form):
 class PlayerPodResultForm(PodResultForm):
     round = _hidden_number(_l("Round"))
     table = _hidden_number(_l("Table"))
+    send_key = _send_key()
 
 
 class PlayerDuelResultForm(DuelResultForm):
     round = _hidden_number(_l("Round"))
     table = _hidden_number(_l("Table"))
+    send_key = _send_key()
 
 
 class ConfirmForm(TableRefForm):
@@ -409,6 +421,7 @@ class ConfirmForm(TableRefForm):
 class VoteForm(TableRefForm):
     votee = PlayerField(_l("Your vote: the player who made the game most fun"),
                         validators=[InputRequired(_l("Choose the player you vote for."))])
+    send_key = _send_key()
 
     def validate_votee(self, field):
         if field.data is None:

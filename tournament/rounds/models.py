@@ -173,3 +173,18 @@ class ResultConfirmation(db.Model):
 
     __table_args__ = (sa.UniqueConstraint("table_id", "registration_id", "revision",
                                           name="uq_result_confirmation_table_player"),)
+
+
+class SentForm(db.Model):
+    """A player's result report or vote sent with a send key (a phone's queued form, sent again when the
+    connection came back): the key is kept so the same form sent again is the same write, stored once."""
+    __tablename__ = "sent_form"
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    table_id = sa.Column(sa.Integer, sa.ForeignKey("game_table.id", ondelete="CASCADE"), nullable=False)
+    key = sa.Column(sa.String(64), nullable=False)
+    kind = sa.Column(sa.String(20), nullable=False)          # result | vote
+    actor = sa.Column(sa.String(120), nullable=False)
+    at = sa.Column(sa.DateTime(timezone=True), nullable=False, default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("table_id", "kind", "key", name="uq_sent_form_table_kind_key"),)

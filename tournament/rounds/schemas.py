@@ -101,6 +101,13 @@ def bounds(model: type[Input], name: str) -> tuple[int, int]:
     return found["Ge"].ge, found["Le"].le
 
 
+SEND_KEY_LENGTH = (8, 64)
+SEND_KEY_PATTERN = r"^[A-Za-z0-9_-]+$"
+SendKey = Field(None, min_length=SEND_KEY_LENGTH[0], max_length=SEND_KEY_LENGTH[1], pattern=SEND_KEY_PATTERN,
+                description="A key you choose for this write (8-64 letters, digits, - or _; a random UUID): sent "
+                            "again with the same key (a phone that kept it while offline), it is stored once.")
+
+
 class PrizeClaimIn(Input):
     holder: int = Field(ge=1, le=2147483647, description="The player at the table who holds the prize.")
     value: Optional[float] = Field(None, ge=0, lt=1e9, description="The value, for a condition that counts one.")
@@ -128,6 +135,16 @@ class ResultIn(Input):
     time: bool = Field(False, description="Matches: time was called and the match ended with these games.")
     revision: Optional[int] = Field(None, ge=0, le=1_000_000_000,
                                     description="The result revision you saw: refused with 409 when it changed.")
+
+
+class PlayerResultIn(ResultIn):
+    """A player's report: ResultIn and a send key."""
+    send_key: Optional[str] = SendKey
+
+
+class PlayerVoteIn(VoteIn):
+    """A player's vote: VoteIn and a send key."""
+    send_key: Optional[str] = SendKey
 
 
 class StaffResultIn(ResultIn):

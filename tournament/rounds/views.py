@@ -449,13 +449,17 @@ def unpublish(rh):
 
 
 def enter_result(table, form, *, reg=None, user=None, votes_from=None) -> None:
-    """Store a pod or duel result from a validated form (staff: also every player's vote)."""
+    """Store a pod or duel result from a validated form (staff: also every player's vote; a player's form may
+    carry a send key: the same report sent again is stored once)."""
     seen = form.revision.data if "revision" in form._fields else None
+    key = form.send_key.data if "send_key" in form._fields else None
     if table.kind == "match":
-        ops.report_duel_games(table, form.winners(), time=bool(form.time.data), reg=reg, user=user, revision=seen)
+        ops.report_duel_games(table, form.winners(), time=bool(form.time.data), reg=reg, user=user, revision=seen,
+                              send_key=key)
         return
     ops.report_pod_result(table, form.survivors.data, form.eliminated(), form.prizes(), reg=reg, user=user,
-                          archenemy=form.archenemy_choice(), revision=seen, draw=form.draw.data or None)
+                          archenemy=form.archenemy_choice(), revision=seen, draw=form.draw.data or None,
+                          send_key=key)
     for voter, votee in (votes_from or {}).items():
         ops.cast_vote(table, voter, votee, reg=reg, user=user)
 
@@ -599,6 +603,8 @@ def _on_player_result_refused(rh, e):
     if rh.form is None or e.status == 409:      # no form yet, or the table moved on: the page as it is, and why
         return _show_player_refusal(rh, e.status, e.message)
     expired = isinstance(e, FormRefused) and e.expired
+    if isinstance(e, FormRefused) and not expired and "send_key" in rh.form.errors:   # a hidden field: the message
+        return _show_player_refusal(rh, e.status, OUT_OF_DATE)
     return _show_player_refusal(rh, e.status, EXPIRED if expired else None, "result")
 
 
@@ -682,5 +688,6 @@ def _on_player_vote_refused(rh, e):
 @handler(load=loading.player, form=lambda rh: VoteForm(), refused=_on_player_vote_refused)
 def player_vote(rh):
     _player_table(rh, rh.form)
-    ops.cast_vote(rh.table, rh.reg.id, rh.form.votee.data, reg=rh.reg, user=event_ops.staff_for(rh.user, rh.event))
+    ops.cast_vote(rh.table, rh.reg.id, rh.form.votee.data, reg=rh.reg, user=event_ops.staff_for(rh.user, rh.event),
+                  send_key=rh.form.send_key.data or None)
     return _player_done(rh, _("Your vote is in."))

@@ -25,7 +25,7 @@ from ...signals import duel_game_reported
 from ...timezones import as_utc, clock_text
 from ..models import DuelGame, GameTable
 
-from .queries import lock_table, _seated_ids
+from .queries import lock_table, sent_before, _seated_ids
 from .policy import confirmers, table_actor, why_not_report, _refuse_if
 from .ranking import _needs_a_winner
 from .results import report_pod_result, _add_confirmation, _result_snapshot, _version
@@ -202,11 +202,15 @@ def end_match_at_time(table: GameTable, *, reg: Registration | None = None, user
 
 
 def report_duel_games(table: GameTable, winners, *, time: bool = False, reg: Registration | None = None,
-                      user: User | None = None, revision: int | None = None) -> GameTable:
+                      user: User | None = None, revision: int | None = None,
+                      send_key: str | None = None) -> GameTable:
     """Every game at once (a judge's result slip, a settled dispute, a player's whole report): each entry is the
     winner's player id, or None for a drawn game; `time`: the match ended at time. A match that two wins, three
-    games or time do not decide is stored in progress: nobody confirms it yet."""
+    games or time do not decide is stored in progress: nobody confirms it yet. `send_key`: as report_pod_result's
+    (the same report sent again changes nothing)."""
     actor, staff = _match_table(table, reg, user, revision)
+    if sent_before(table, send_key, actor, "result"):
+        return table
     if not isinstance(winners, (list, tuple)) or not 1 <= len(winners) <= MAX_GAMES:
         raise Refused(_("Report one to three games."), field="games")
     if time:

@@ -12,7 +12,7 @@ from ...errors import NotFound
 from ...events.models import Event, Registration
 from ...events.operations import valid_id
 from ...extensions import db
-from ..models import GameTable, Round, Seat
+from ..models import GameTable, Round, Seat, SentForm
 
 
 def get_round(event: Event, number) -> Round:
@@ -137,3 +137,19 @@ def lock_table(table: GameTable) -> GameTable:
     db.session.execute(sa.select(GameTable.id).where(GameTable.id == table.id).with_for_update())
     db.session.expire(table)
     return table
+
+
+def sent_before(table: GameTable, key: str | None, actor: str, kind: str) -> bool:
+    """A form sent with a send key (a phone's kept report or vote, sent again when the connection came back):
+    True when this key was already stored at this table for this kind of write (result, vote), so this is the
+    same write again; else the key is kept with the write. Call it with the table locked (lock_table), so the
+    same key sent twice at once takes turns and the second finds the first; the unique (table, kind, key) is
+    the last guard."""
+    if not key:
+        return False
+    found = db.session.execute(sa.select(SentForm.id).where(SentForm.table_id == table.id, SentForm.kind == kind,
+                                                            SentForm.key == key)).scalar()
+    if found is not None:
+        return True
+    db.session.add(SentForm(table_id=table.id, key=key, kind=kind, actor=actor))
+    return False

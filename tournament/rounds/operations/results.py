@@ -13,7 +13,7 @@ from ...extensions import db
 from ..models import GameTable, PrizeClaim, ResultConfirmation, ResultReport
 from ...scoring.draws import DRAW_KINDS, default_draw
 
-from .queries import lock_table, _name, _seated_ids
+from .queries import lock_table, sent_before, _name, _seated_ids
 from .policy import confirmers, needed_confirmers, table_actor, why_not_confirm, why_not_report, _refuse_if
 
 
@@ -130,7 +130,8 @@ KEEP = object()   # report_pod_result(archenemy=KEEP): leave the table's archene
 
 def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None, *,
                       reg: Registration | None = None, user: User | None = None, archenemy=KEEP,
-                      revision: int | None = None, draw: str | None = None) -> GameTable:
+                      revision: int | None = None, draw: str | None = None,
+                      send_key: str | None = None) -> GameTable:
     """Survivors at the end (or at time), optional elimination order and prize claims.
 
     `draw`: why a game with nobody or two or more players left is drawn (time, intentional, board;
@@ -139,11 +140,16 @@ def report_pod_result(table: GameTable, survivors, eliminated=None, prizes=None,
 
     `archenemy` (staff only): the player who was the archenemy of an Archenemy game at this
     table, or None for a game that was not one; KEEP (default) leaves what the tracker recorded.
+
+    `send_key`: a report sent again with the key it was first stored with (a phone that kept it while the
+    connection was down) is the same write: it changes nothing.
     """
     actor, staff = table_actor(table, reg, user)
     if table.kind != "pod":
         raise Refused(_("This table is a 1v1 match: report its games."), status=409)
     lock_table(table)
+    if sent_before(table, send_key, actor, "result"):
+        return table
     before = _check_changeable(table, staff, revision)
     if archenemy is not KEEP:
         if not staff:

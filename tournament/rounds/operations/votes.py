@@ -12,20 +12,24 @@ from ...events.operations import log
 from ...extensions import db
 from ..models import GameTable, Vote
 
-from .queries import lock_table, _seated_ids
+from .queries import lock_table, sent_before, _seated_ids
 from .policy import needed_confirmers, table_actor, why_not_vote, _refuse_if
 
 
 def cast_vote(table: GameTable, voter_id: int, votee_id: int, *, reg: Registration | None = None,
-              user: User | None = None) -> Vote:
-    """One vote per voter per game, for another player at the table; changeable until the round ends."""
+              user: User | None = None, send_key: str | None = None) -> Vote | None:
+    """One vote per voter per game, for another player at the table; changeable until the round ends.
+    `send_key`: a vote sent again with the key it was first stored with is the same write (None: nothing
+    changed)."""
     actor, staff = table_actor(table, reg, user, doing="vote")
     if table.kind != "pod":
         raise Refused(_("Votes are for pod games."), status=409)
     if not staff and (reg is None or voter_id != reg.id):
         raise Refused(_("You can only cast your own vote."), status=403)
-    _refuse_if(why_not_vote(table, staff))
     lock_table(table)
+    if sent_before(table, send_key, actor, "vote"):
+        return None
+    _refuse_if(why_not_vote(table, staff))
     seated = _seated_ids(table)
     for v in (voter_id, votee_id):
         if not isinstance(v, int) or isinstance(v, bool) or v not in seated:
