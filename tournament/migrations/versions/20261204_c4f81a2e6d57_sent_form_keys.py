@@ -1,7 +1,7 @@
 """sent forms: a player's queued result report or vote, sent again after the connection came back, is stored once
 
 Revision ID: c4f81a2e6d57
-Revises: 5e2b7c9d1a43
+Revises: 9a4c2e7f1b35
 Create Date: 2026-12-04 11:10:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'c4f81a2e6d57'
-down_revision = '5e2b7c9d1a43'
+down_revision = "9a4c2e7f1b35"
 branch_labels = None
 depends_on = None
 
