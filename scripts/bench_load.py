@@ -1,27 +1,36 @@
 #!/usr/bin/env python3
-"""A round start at the venue: 300 phones and 5 projectors on the server scripts/run uses, then a result storm.
+"""A round start at the venue: 300 (or 2,000) phones and 5 projectors on the server scripts/run uses, the
+organizer pressing "Publish and start" in the middle of it, then a result storm; beside the floor.
 
     .venv/bin/python scripts/bench_load.py [--clients 300] [--seconds 60] [--database-url URL --reset] [--json]
+    .venv/bin/python scripts/bench_load.py --clients 2000 --json
+    .venv/bin/python scripts/bench_load.py --balancer --database-url postgresql://... --reset --json
     .venv/bin/python scripts/bench_load.py --swap-storm [--clients 300] [--json]   (scripts/bench_storms.py)
     .venv/bin/python scripts/bench_load.py --locked-database [--clients 40] [--json]
 
-1. Starts `python -m tournament.serve` (waitress, its real thread count) on 127.0.0.1 with a fresh
-   SQLite database (or the PostgreSQL database given, wiped first with --reset).
-2. Builds a pods event of `--clients` players with decklists and pairs round 1 as a draft.
-3. Every client opens its own player page (its own access code and cookies) within 10 s and polls it
-   the way the page's script does (its round box every 3 s, with the page's ETag), beside 5 projectors; then the
-   organizer publishes and starts round 1, which changes every page at once (the round start), and
-   the polling goes on for `--seconds`.
-4. The result storm: at every table the first player reports, the others confirm and everyone votes,
+1. Builds a pods event of `--clients` players with decklists (a fresh SQLite database, or the PostgreSQL
+   database given, wiped first with --reset) and pairs round 1 as a draft.
+2. The floor (skip with --no-floor): the same phones, projectors and organizer against a trivial app that
+   answers the same requests on the very same server (scripts/bench_hall.py), so each figure can be read as
+   a ratio to it (`floor`, `ratios`).
+3. Starts `python -m tournament.serve` (waitress, its real workers and threads; with --balancer:
+   scripts/cluster, two app servers behind HAProxy sharing PostgreSQL and Redis) on 127.0.0.1.
+4. Every client opens its own player page (its own access code and cookies) within 10 s and polls it
+   the way the page's script does (its round box every 3 s, with the page's ETag), beside 5 projectors; the
+   organizer, logged in over HTTP, presses "Publish and start" (`publish_and_start_ms`), which changes every
+   page at once (the round start), and during the burst opens the round page and the dashboard
+   (`round_page_ms`, `dashboard_ms`); the polling goes on for `--seconds`.
+5. The result storm: at every table the first player reports, the others confirm and everyone votes,
    every tap sent twice, all at once.
-5. Checks the database against what every client was told, and that the server is still running.
+6. Checks the database against what every client was told, and that the server is still running.
 
-Prints latency percentiles of the 300 clients from the moment round 1 is published (`p50_ms`, `p95_ms`,
-`p99_ms`: the round-start burst included; `steady_p95_ms`: after it), the storm's own figures (`storm_*`:
+Prints latency percentiles of the clients from the moment round 1 is published (`p50_ms`, `p95_ms`,
+`p99_ms`: the round-start burst included; `steady_p95_ms`: after it), how long after the publish request was
+sent the last phone showed round 1 (`update_seconds_max`), the storm's own figures (`storm_*`:
 1,200 posts sent at the same instant queue behind each other, so their p95 is about the storm's length),
-and lost or duplicated writes. Every refused storm tap counts as an error. A phone's read answered 503 (the
-server's staff-first lanes were full: tournament/web/lanes.py) is not an error: it is counted in the statuses,
-and the phone asks again as the page does (after Retry-After when opening, at its next poll after that).
+and lost or duplicated writes. Every refused storm tap counts as an error. A phone's read answered 503 (it
+waited 5 s in the queue: tournament/web/lanes.py) is not an error: it is counted in the statuses, and the
+phone asks again as the page does (after Retry-After when opening, at its next poll after that).
 """
 from __future__ import annotations
 
@@ -44,6 +53,8 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from tournament.rounds.views import REFRESH_SECONDS as POLL_SECONDS   # as often as the pages' script asks
+sys.path.insert(0, str(REPO / "scripts"))
+from bench_hall import balancer_command, floor_command, organizer, wait_until_up  # noqa: E402
 RAMP_SECONDS = 10         # the phones open their pages during check-in, within 10 s, before round 1 is
                           # published; publishing it changes every page at once: the round-start burst
 PROJECTORS = 5
@@ -264,7 +275,9 @@ def percentile(values: list[float], p: float) -> float:
     return round(values[min(len(values) - 1, int(len(values) * p / 100))], 1)
 
 
-async def run(args, base: str, data: dict) -> dict:
+async def run(args, base: str, data: dict, floor: bool = False) -> dict:
+    """One pass: the phones open and poll, the organizer publishes and starts round 1 over HTTP, then (not on
+    the floor) the result storm."""
     opening, stats = Stats(), Stats()
     published = asyncio.Event()
     updated: dict[str, float] = {}
@@ -274,23 +287,20 @@ async def run(args, base: str, data: dict) -> dict:
     quiet = RAMP_SECONDS + 3 * POLL_SECONDS         # check-in: every page open, polling, before the round
     until = time.time() + quiet + args.seconds
 
-    async def organizer():
-        await asyncio.sleep(quiet)
-        published.set()                  # from here on every request counts: the round start is measured
-        await asyncio.to_thread(publish, data["round"])
-        committed.append(time.time())
-    await asyncio.gather(organizer(), *(phone(base, c, opening, stats, until, clients, published, updated) for c in codes),
+    desk: dict = {}
+    await asyncio.gather(organizer(base, data, floor, quiet, published, committed, desk),
+                         *(phone(base, c, opening, stats, until, clients, published, updated) for c in codes),
                          *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
     poll_seconds = args.seconds
     poll_latencies = list(stats.latencies)
     steady = [ms for ms, at in zip(stats.latencies, stats.started) if at > until - args.seconds + 2 * POLL_SECONDS]
     storm_stats = Stats()
     storm_started = time.perf_counter()
-    told = await storm(data, clients, storm_stats)
+    told = [] if floor else await storm(data, clients, storm_stats)
     storm_seconds = time.perf_counter() - storm_started
     for c in clients.values():
         await c.aclose()
-    return {"stats": stats, "storm": storm_stats, "told": told, "poll_seconds": poll_seconds,
+    return {"stats": stats, "storm": storm_stats, "told": told, "poll_seconds": poll_seconds, "desk": desk,
             "storm_seconds": storm_seconds, "poll_latencies": poll_latencies,
             "steady": steady, "opening": opening, "updated": len(updated),
             "update_seconds_max": round(max(updated.values()) - committed[0], 1) if updated and committed else None}
@@ -303,6 +313,9 @@ def main() -> int:
     p.add_argument("--database-url", default=None, help="PostgreSQL (needs --reset: the database is wiped)")
     p.add_argument("--reset", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--balancer", action="store_true", help="two app servers behind HAProxy (scripts/cluster), "
+                                                           "PostgreSQL and Redis (REDIS_URL, default db 6)")
+    p.add_argument("--no-floor", action="store_true", help="skip the floor: the same load on a trivial app first")
     p.add_argument("--swap-storm", action="store_true", help="instead: every client submits a sideboard swap at "
                                                                "the same instant (scripts/bench_storms.py)")
     p.add_argument("--locked-database", action="store_true", help="instead: another program holds SQLite's write "
@@ -315,51 +328,77 @@ def main() -> int:
         p.error("--database-url wipes that database: add --reset to confirm")
     if args.swap_storm or args.locked_database:
         return swap_storm_main(args, url, tmp)
+    if args.balancer and not url.startswith("postgres"):
+        p.error("--balancer runs two app servers on one database: give a PostgreSQL --database-url with --reset")
     data = prepare(url, tmp, args.clients, args.reset)
     cost = poll_cost_ms()
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": tmp, "SECRET_KEY": "bench-load",
-           "PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    log = open(Path(tmp) / "server.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "tournament.serve", "--port", str(port)], env=env, cwd=REPO,
-                              stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                httpx.get(base + "/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        result = asyncio.run(run(args, base, data))
-        alive = server.poll() is None
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+    floor = None if args.no_floor else serve_and_run(args, tmp, url, data, floor=True)
+    result, alive = serve_and_run(args, tmp, url, data)
     lost, duplicated = verify(url, data, result["told"])
-    stats, storm_stats = result["stats"], result["storm"]
-    polls = result["poll_latencies"]
-    out = {"clients": args.clients, "requests": len(polls), "rps": round(len(polls) / result["poll_seconds"], 1),
-           "p50_ms": percentile(polls, 50), "p95_ms": percentile(polls, 95), "p99_ms": percentile(polls, 99),
-           "steady_p95_ms": percentile(result["steady"], 95), "steady_requests": len(result["steady"]),
-           "opening_p95_ms": percentile(result["opening"].latencies, 95),
-           "opening_requests": len(result["opening"].latencies),
-           "phones_updated": result["updated"], "update_seconds_max": result["update_seconds_max"],
-           "errors": len(stats.errors) + len(storm_stats.errors) + len(result["opening"].errors), "lost_writes": lost, "duplicate_writes": duplicated,
-           "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
-           "storm_p50_ms": percentile(storm_stats.latencies, 50), "storm_p95_ms": percentile(storm_stats.latencies, 95),
-           "storm_statuses": storm_stats.statuses,
-           "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,
-           "database": "postgresql" if url.startswith("postgres") else "sqlite"}
+    out = figures(args, url, result, cost, alive, lost, duplicated)
+    if floor is not None:
+        out["floor"] = {k: v for k, v in figures(args, url, floor[0], cost, floor[1], 0, 0).items()
+                        if k in FLOOR_FIGURES}
+        out["ratios"] = {k: round(out[k] / out["floor"][k], 2) if out["floor"].get(k) else None
+                         for k in FLOOR_FIGURES if isinstance(out.get(k), (int, float))}
     if args.json:
         print(json.dumps(out))
     else:
         for k, v in out.items():
-            print(f"{k:18} {v}")
-        for e in (stats.errors + storm_stats.errors)[:10]:
+            print(f"{k:22} {v}")
+        for e in result["errors"][:10]:
             print("error:", e)
     return 0 if out["errors"] == 0 and lost == 0 and duplicated == 0 and alive else 1
+
+
+FLOOR_FIGURES = ("p50_ms", "p95_ms", "p99_ms", "steady_p95_ms", "opening_p95_ms", "update_seconds_max",
+                 "publish_and_start_ms", "round_page_ms", "dashboard_ms", "errors", "phones_updated")
+
+
+def serve_and_run(args, tmp: str, url: str, data: dict, floor: bool = False) -> tuple[dict, bool]:
+    """Start the server (the app, the app behind the balancer, or the floor on the same server), run one pass,
+    stop it; (what the pass measured, whether the server was still running at its end)."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": tmp, "SECRET_KEY": "bench-load",
+           "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    if args.balancer:
+        env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/6")
+    if floor:
+        command = floor_command(tmp, port)
+    elif args.balancer:
+        command = balancer_command(port)
+    else:
+        command = [sys.executable, "-m", "tournament.serve", "--port", str(port)]
+    log = open(Path(tmp) / ("floor.log" if floor else "server.log"), "wb")
+    server = subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, server)
+        result = asyncio.run(run(args, base, data, floor=floor))
+        alive = server.poll() is None
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+    result["errors"] = result["stats"].errors + result["storm"].errors + result["opening"].errors
+    return result, alive
+
+
+def figures(args, url: str, result: dict, cost: float, alive: bool, lost: int, duplicated: int) -> dict:
+    stats, storm_stats, polls = result["stats"], result["storm"], result["poll_latencies"]
+    return {"clients": args.clients, "requests": len(polls), "rps": round(len(polls) / result["poll_seconds"], 1),
+            "p50_ms": percentile(polls, 50), "p95_ms": percentile(polls, 95), "p99_ms": percentile(polls, 99),
+            "steady_p95_ms": percentile(result["steady"], 95), "steady_requests": len(result["steady"]),
+            "opening_p95_ms": percentile(result["opening"].latencies, 95),
+            "opening_requests": len(result["opening"].latencies),
+            "phones_updated": result["updated"], "update_seconds_max": result["update_seconds_max"],
+            **result["desk"],
+            "errors": len(result["errors"]), "lost_writes": lost, "duplicate_writes": duplicated,
+            "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
+            "storm_p50_ms": percentile(storm_stats.latencies, 50),
+            "storm_p95_ms": percentile(storm_stats.latencies, 95), "storm_statuses": storm_stats.statuses,
+            "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,
+            "balancer": bool(args.balancer), "database": "postgresql" if url.startswith("postgres") else "sqlite"}
 
 
 def swap_storm_main(args, url: str, tmp: str) -> int:
