@@ -104,3 +104,27 @@ def test_the_api_gets_its_busy_answer_as_json():
 
 def test_without_waitress_nothing_is_shed():
     assert Client(ShedStale(app)).get("/p/CODE/round").status_code == 200
+
+
+def test_phones_reads_hold_at_most_their_share_of_the_threads_and_staff_get_the_rest():
+    dispatcher, served, gate = StaffFirstDispatcher(), [], threading.Event()
+    dispatcher.set_thread_count(4)
+    assert dispatcher.phone_threads == 2
+    try:
+        for i in range(6):
+            dispatcher.add_task(Channel("GET", f"/p/P{i}/round", served, gate))
+        time.sleep(0.2)
+        assert dispatcher.phones_running == 2                          # two threads left free
+        dispatcher.add_task(Channel("GET", "/events/1/rounds/1", served))
+        dispatcher.add_task(Channel("POST", "/p/W/result", served))
+        deadline = time.monotonic() + 10
+        while len(served) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert served == ["GET /events/1/rounds/1", "POST /p/W/result"]    # while the phones still wait
+        gate.set()
+        while len(served) < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        dispatcher.shutdown()
+    assert sorted(served[2:]) == [f"GET /p/P{i}/round" for i in range(6)]
+    assert dispatcher.phones_running == 0

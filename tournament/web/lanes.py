@@ -6,7 +6,8 @@ phones). Two parts, used by tournament.serve:
 
 - StaffFirstDispatcher: waitress's thread pool with two queues. A thread takes the next request that is
   not a phone's read (staff pages, the projector, every write: results, votes, swaps) before any phone's
-  read; phones' reads are served in their order of arrival.
+  read; phones' reads are served in their order of arrival, at most half the threads at once, so a staff
+  page shares the processor (one Python thread at a time) with a few renders, not with every thread.
 - ShedStale (WSGI middleware): a phone's read that has already waited `shed_after` seconds in the queue is
   answered at once with 503 and Retry-After instead of being rendered: the phone asks again by itself (the
   poll at its next turn, an opened page by a meta refresh), and the time goes to the phones behind it.
@@ -68,11 +69,50 @@ class StaffFirstQueue:
 
 
 class StaffFirstDispatcher(ThreadedTaskDispatcher):
-    """waitress's thread pool, taking staff requests and writes before phones' reads."""
+    """waitress's thread pool, taking staff requests and writes before phones' reads, and running at most
+    `phone_threads` phones' reads at once: Python runs one thread at a time, so the organizer's page shares
+    the processor with at most that many renders, never with every thread (default: half the threads)."""
 
-    def __init__(self):
+    def __init__(self, phone_threads: int | None = None):
         super().__init__()
         self.queue = StaffFirstQueue()
+        self.phone_threads = phone_threads
+        self.phones_running = 0
+
+    def set_thread_count(self, count):
+        if self.phone_threads is None:
+            self.phone_threads = max(1, count // 2)
+        super().set_thread_count(count)
+
+    def _ready(self) -> bool:
+        return bool(self.queue.others) or (bool(self.queue.phones) and self.phones_running < self.phone_threads)
+
+    def handler_thread(self, thread_no):
+        """waitress's handler loop (waitress 3.0.2, task.py), choosing what it may take."""
+        while True:
+            with self.lock:
+                while not self._ready() and self.stop_count == 0:
+                    self.active_count -= 1
+                    self.queue_cv.wait()
+                    self.active_count += 1
+                if self.stop_count > 0:
+                    self.active_count -= 1
+                    self.stop_count -= 1
+                    self.threads.discard(thread_no)
+                    self.thread_exit_cv.notify()
+                    break
+                phone = not self.queue.others
+                task = self.queue.popleft()
+                self.phones_running += phone
+            try:
+                task.service()
+            except BaseException:
+                self.logger.exception("Exception when servicing %r", task)
+            finally:
+                if phone:
+                    with self.lock:
+                        self.phones_running -= 1
+                        self.queue_cv.notify()          # a phone's read waiting for its turn
 
 
 def queued_seconds(environ) -> float:
