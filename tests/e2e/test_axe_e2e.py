@@ -1,0 +1,206 @@
+"""axe-core (vendored in tests/e2e/vendor/axe-core, no CDN) over the pages players, staff and the projector use,
+in a real browser at phone (390x844) and laptop (1366x768) size, in English and Japanese (issue 31 item 10).
+
+Every WCAG 2.0, 2.1 and 2.2 level A and AA rule runs, target size (24 px) included; the test fails on any
+violation and prints, page by page, which rule and which elements. One event is set up once for the module and
+the pages are visited in a loop in one browser per size."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.e2e.conftest import STAFF_PASSWORD
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+SIZES = {"phone": (390, 844, True), "laptop": (1366, 768, False)}
+LOCALES = ["en", "ja"]
+
+SETUP = r"""
+import json
+import sqlalchemy as sa
+from tournament import create_app
+from tournament.auth.models import User
+from tournament.extensions import db
+from tournament.events import operations as ev
+from tournament.rounds import operations as ro
+deck = open("tournament/data/demo_decks/kenrith.txt", encoding="utf-8").read().rstrip()
+deck += "\n\nSideboard\n1 Lightning Bolt\n1 Grindstone\n1 Utter End\n"
+names = ["Šárka Dvořáková", "山田 太郎", "محمد الراشد", "Zoë Müller", "Jan Svoboda", "王 小明", "Léa García",
+         "Olga Novak"]
+app = create_app()
+with app.app_context():
+    olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
+    event = ev.create_event(olga, {"name": "Saturday EDH", "ruleset": "edh-2010", "venue": "The Game Shop",
+                                   "scoring_profile": "democratic"})
+    regs = [ev.register_player(event, {"name": n, "decklist": deck}, user=olga) for n in names]
+    for reg in regs:
+        ev.check_in(reg, olga)
+    late = ev.register_player(event, {"name": "Ivan Late", "decklist": deck.replace("Sol Ring", "Sol Rnig")
+                                      + "1 Swords to Plowshares\n"}, user=olga)   # a deck check with errors
+    rnd = ro.pair_next_round(event, olga, seed=2026)
+    ro.publish_round(rnd, olga)
+    ro.start_round(rnd, olga)
+    table = rnd.tables[0]
+    ro.report_pod_result(table, [table.seats[0].registration_id], user=olga)
+    open_event = ev.create_event(olga, {"name": "Sunday EDH", "ruleset": "edh-2010"})
+    from tournament.series import operations as so
+    league = so.create_series(olga, {"name": "Winter league", "points_table": "5, 3, 2, 1"})
+    night = ev.create_event(olga, {"name": "League night", "ruleset": "edh-2010", "date": "2026-11-07",
+                                   "scoring_profile": "survival"})
+    for i, n in enumerate(names[:4]):
+        ev.check_in(ev.register_player(night, {"name": n, "player_id": f"10{i}"}, user=olga), olga)
+    played = ro.pair_next_round(night, olga, seed=7, override_decks=True)
+    ro.publish_round(played, olga)
+    ro.start_round(played, olga)
+    for t in played.tables:
+        ro.report_pod_result(t, [t.seats[0].registration_id], user=olga)
+    ro.finish_round(played, olga)
+    ro.finish_event(night, olga)
+    so.add_event(league, olga, night.id)
+    so.add_event(league, olga, event.id)
+    db.session.commit()
+    person = so.series_standings(league)["rows"][0].person
+    print(json.dumps({"event": event.id, "open": open_event.id, "code": table.seats[1].registration.access_code,
+                      "player": table.seats[1].registration_id, "late": late.access_code, "table": table.number,
+                      "series": league.id, "person": person}))
+"""
+
+
+def page_list(d: dict) -> tuple[dict, dict]:
+    """(public pages, staff pages): name -> path."""
+    e, code, n, series = d["event"], d["code"], d["table"], d["series"]
+    public = {"home": "/", "login": "/auth/login", "registration": f"/events/{d['open']}/register",
+              "player": f"/p/{code}", "deck check with an error": f"/p/{d['late']}", "swap": f"/p/{code}/swap",
+              "receipt": f"/p/{code}/receipt", "player tracker": f"/p/{code}/tracker",
+              "standings": f"/events/{e}/standings", "projector": f"/events/{e}/projector",
+              "round projector": f"/events/{e}/rounds/1/projector", "series": f"/series/{series}",
+              "series player": f"/series/{series}/players/{d['person']}", "series stats": f"/series/{series}/stats"}
+    staff = {"events": "/events", "dashboard": f"/events/{e}", "desk": f"/events/{e}/desk",
+             "rounds": f"/events/{e}/rounds", "round page and result form": f"/events/{e}/rounds/1",
+             "staff standings": f"/events/{e}/standings", "staff": f"/events/{e}/staff", "log": f"/events/{e}/log",
+             "decklists": f"/events/{e}/decklists", "print": f"/events/{e}/print",
+             "table tracker": f"/events/{e}/rounds/1/tables/{n}/tracker",
+             "table swaps": f"/events/{e}/rounds/1/tables/{n}/swaps", "new event": "/events/new",
+             "edit event": f"/events/{e}/edit", "account": "/auth/account", "stats": f"/events/{e}/stats",
+             "penalties": f"/events/{e}/penalties", "player swaps": f"/events/{e}/players/{d['player']}/swaps",
+             "registration": f"/events/{e}/registrations/{d['player']}", "import players": f"/events/{e}/import-players",
+             "import event": "/events/import", "series list": "/series", "import series": "/series/import",
+             "home as staff": "/", "api docs": "/api/docs"}
+    return public, staff
+
+
+@pytest.fixture(scope="module")
+def event(live_server):
+    return live_server.prepare(SETUP)
+
+
+RUN_AXE = """
+var done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: "tag", values: arguments[0]}, resultTypes: ["violations"]})
+  .then(function (r) {
+    done(r.violations.map(function (v) {
+      return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(function (n) {
+        return {target: n.target.join(" "), summary: (n.failureSummary || "").split("\\n").slice(1, 3).join(" ")};
+      }), count: v.nodes.length};
+    }));
+  })
+  .catch(function (e) { done([{id: "axe-error", impact: "", help: String(e), nodes: [], count: 0}]); });
+"""
+
+
+def axe_violations(browser) -> list[dict]:
+    if not browser.execute_script("return !!window.axe"):
+        browser.execute_script(AXE.read_text("utf-8"))
+    return browser.execute_async_script(RUN_AXE, WCAG_TAGS)
+
+
+def load(browser, url: str) -> None:
+    browser.get(url)
+    WebDriverWait(browser, 15, ignored_exceptions=(WebDriverException,)).until(
+        lambda b: b.execute_script("return document.readyState") == "complete" and b.find_elements(By.TAG_NAME, "h1"))
+
+
+def log_in(browser, base: str) -> None:
+    load(browser, base + "/auth/login")
+    browser.find_element(By.NAME, "name").send_keys("Olga")
+    browser.find_element(By.NAME, "password").send_keys(STAFF_PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(browser, 15, ignored_exceptions=(WebDriverException,)).until(
+        lambda b: "/auth/login" not in b.current_url)
+
+
+def report(problems: dict) -> str:
+    lines = []
+    for where, violations in problems.items():
+        lines.append(where)
+        for v in violations:
+            lines.append(f"  {v['id']} ({v['impact']}, {v['count']} elements): {v['help']}")
+            lines.extend(f"    {n['target']}: {n['summary']}" for n in v["nodes"])
+    return "\n".join(lines)
+
+
+def test_the_vendored_axe_is_the_npm_release():
+    head = AXE.read_text("utf-8")[:40]
+    assert head.startswith("/*! axe v4."), head
+    assert (AXE.parent / "LICENSE").read_text("utf-8").startswith("Mozilla Public License")
+
+
+WIDE_TABLES = """
+var out = [], vw = document.documentElement.clientWidth;
+if (document.documentElement.scrollWidth > vw + 1) out.push("the page scrolls sideways");
+document.querySelectorAll("table").forEach(function (t) {
+  if (!t.offsetParent) return;
+  var box = t.closest(".table-scroll"), name = t.id || t.className || "table";
+  if (box && box.scrollWidth > box.clientWidth + 1 && !box.matches("[tabindex][aria-label]"))
+    out.push(name + " scrolls sideways in a box without a label and keyboard access");
+  if (!box && t.getBoundingClientRect().right > vw + 1) out.push(name + " is cut off at the right");
+});
+return out;
+"""
+
+# What a page shows only after a tap: its state is checked too (name -> button to press first).
+AFTER_TAP = {"player tracker": "tracker-start", "table tracker": "tracker-start"}
+
+
+def check_page(browser, base: str, name: str, path: str, phone: bool) -> list[dict]:
+    load(browser, base + path)
+    found = axe_violations(browser)
+    if phone:
+        found += [{"id": "wide table", "impact": "", "help": w, "nodes": [], "count": 1}
+                  for w in browser.execute_script(WIDE_TABLES)]
+    start = browser.find_elements(By.ID, AFTER_TAP.get(name, "-"))
+    if start and start[0].is_displayed():
+        start[0].click()
+        WebDriverWait(browser, 10).until(lambda b: not start[0].is_displayed())
+        found += [dict(v, help=v["help"] + " (after the tap)") for v in axe_violations(browser)]
+    return found
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_axe_violation_on_any_page(live_server, browser_factory, event, size):
+    width, height, mobile = SIZES[size]
+    browser = browser_factory(width, height, mobile=mobile)
+    browser.set_script_timeout(60)
+    public, staff = page_list(event)
+    problems = {}
+    for locale in LOCALES:
+        load(browser, f"{live_server}/auth/login?lang={locale}")          # remembered in the lang cookie
+        visits = [(name, path, False) for name, path in public.items()]
+        visits += [(name, path, True) for name, path in staff.items()]
+        logged_in = False
+        for name, path, as_staff in visits:
+            if as_staff and not logged_in:
+                log_in(browser, live_server)
+                logged_in = True
+            found = check_page(browser, live_server, name, path, mobile)
+            assert browser.execute_script("return document.documentElement.lang") == locale, path
+            if found:
+                problems[f"{name} ({path}, {size}, {locale})"] = found
+        browser.delete_all_cookies()                  # logged out, for the next language's public pages
+    assert not problems, "axe found violations:\n" + report(problems)
