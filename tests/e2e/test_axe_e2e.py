@@ -67,7 +67,7 @@ with app.app_context():
     db.session.commit()
     person = so.series_standings(league)["rows"][0].person
     print(json.dumps({"event": event.id, "open": open_event.id, "code": table.seats[1].registration.access_code,
-                      "player": table.seats[1].registration_id, "late": late.access_code, "table": table.number,
+                      "player": table.seats[1].registration_id, "late": late.access_code, "late_id": late.id, "table": table.number,
                       "series": league.id, "person": person}))
 """
 
@@ -204,3 +204,45 @@ def test_no_axe_violation_on_any_page(live_server, browser_factory, event, size)
                 problems[f"{name} ({path}, {size}, {locale})"] = found
         browser.delete_all_cookies()                  # logged out, for the next language's public pages
     assert not problems, "axe found violations:\n" + report(problems)
+
+
+ACTIVE = """var a = document.activeElement, li = a && a.closest("li.desk-row"), form = a && a.closest("form");
+return {tag: a ? a.tagName : null, row: li ? li.getAttribute("data-id") : null,
+        action: form ? form.getAttribute("data-action") : null, text: a ? a.textContent.trim() : ""};"""
+
+
+def test_the_desk_keeps_the_keyboard_on_the_row_after_check_in_and_drop(live_server, browser_factory, event):
+    """Issue 31 item 5: after a check-in or a drop the row is drawn again; the focus goes to the same row's new
+    button (Check in -> Undo check-in, Drop -> Undrop), not to <body>, so the desk goes on with the keyboard."""
+    from selenium.webdriver.common.keys import Keys
+    browser = browser_factory(1366, 768)
+    load(browser, f"{live_server}/auth/login?lang=en")
+    log_in(browser, live_server)
+    load(browser, f"{live_server}/events/{event['event']}/desk")
+    rid = event["late_id"]
+    row = f'li.desk-row[data-id="{rid}"]'
+
+    def press(action: str) -> None:
+        button = browser.find_element(By.CSS_SELECTOR, f'{row} form[data-action="{action}"] button')
+        browser.execute_script("arguments[0].focus()", button)
+        assert browser.execute_script(ACTIVE)["action"] == action
+        button.send_keys(Keys.ENTER)
+
+    def focus_moves_to(action: str) -> dict:
+        """Waits for the redrawn row (its form for `action`) and returns where the focus is then."""
+        WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,)).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, f'{row} form[data-action="{action}"] button'))
+        WebDriverWait(browser, 10).until(lambda b: b.execute_script(ACTIVE)["tag"] != "BODY")
+        return browser.execute_script(ACTIVE)
+
+    press("checkin")
+    assert focus_moves_to("checkin/undo") == {"tag": "BUTTON", "row": str(rid), "action": "checkin/undo",
+                                              "text": "Undo check-in"}
+    browser.switch_to.active_element.send_keys(Keys.ENTER)          # the keyboard goes on: undo it
+    assert focus_moves_to("checkin")["action"] == "checkin"
+    press("drop")
+    WebDriverWait(browser, 10).until(lambda b: b.switch_to.alert).accept()     # "Drop Ivan Late from the event?"
+    assert focus_moves_to("drop/undo") == {"tag": "BUTTON", "row": str(rid), "action": "drop/undo",
+                                           "text": "Undrop"}
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    assert focus_moves_to("drop")["row"] == str(rid)
