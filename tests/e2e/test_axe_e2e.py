@@ -206,16 +206,35 @@ def test_no_axe_violation_on_any_page(live_server, browser_factory, event, size)
     assert not problems, "axe found violations:\n" + report(problems)
 
 
+@pytest.fixture(scope="module")
+def laptop(browser_factory):
+    return browser_factory(1366, 768)
+
+
+def test_the_axe_run_finds_what_it_should(live_server, laptop):
+    """The run is not blind: a picture without a text, an unlabelled field and two 12 px links side by side put
+    on a page are reported (image-alt, label, target-size)."""
+    load(laptop, f"{live_server}/auth/login")
+    laptop.execute_script("""var m = document.querySelector("main");
+      m.insertAdjacentHTML("beforeend", '<img src="/static/favicon.svg"><input type="text"><p><a href="#">a</a>'
+        + '<a href="#">b</a></p>');
+      m.querySelectorAll("p:last-child a").forEach(function (a) {    // the CSP allows styles set by a script
+        a.style.display = "inline-block"; a.style.width = a.style.height = "12px"; a.style.fontSize = "8px";
+      });""")
+    found = {v["id"] for v in axe_violations(laptop)}
+    assert {"image-alt", "label", "target-size"} <= found, found
+
+
 ACTIVE = """var a = document.activeElement, li = a && a.closest("li.desk-row"), form = a && a.closest("form");
 return {tag: a ? a.tagName : null, row: li ? li.getAttribute("data-id") : null,
         action: form ? form.getAttribute("data-action") : null, text: a ? a.textContent.trim() : ""};"""
 
 
-def test_the_desk_keeps_the_keyboard_on_the_row_after_check_in_and_drop(live_server, browser_factory, event):
+def test_the_desk_keeps_the_keyboard_on_the_row_after_check_in_and_drop(live_server, laptop, event):
     """Issue 31 item 5: after a check-in or a drop the row is drawn again; the focus goes to the same row's new
     button (Check in -> Undo check-in, Drop -> Undrop), not to <body>, so the desk goes on with the keyboard."""
     from selenium.webdriver.common.keys import Keys
-    browser = browser_factory(1366, 768)
+    browser = laptop
     load(browser, f"{live_server}/auth/login?lang=en")
     log_in(browser, live_server)
     load(browser, f"{live_server}/events/{event['event']}/desk")
