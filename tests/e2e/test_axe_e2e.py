@@ -23,6 +23,7 @@ SIZES = {"phone": (390, 844, True), "laptop": (1366, 768, False)}
 LOCALES = ["en", "ja"]
 
 SETUP = r"""
+import json
 import sqlalchemy as sa
 from tournament import create_app
 from tournament.auth.models import User
