@@ -266,3 +266,28 @@ def test_the_desk_keeps_the_keyboard_on_the_row_after_check_in_and_drop(live_ser
                                            "text": "Undrop"}
     browser.switch_to.active_element.send_keys(Keys.ENTER)
     assert focus_moves_to("drop")["row"] == str(rid)
+
+
+def test_a_table_that_scrolls_sideways_says_so(live_server, browser_factory, event):
+    """A .table-scroll box wider than the phone (here made so by a long cell added to the staff's swap log, which
+    fits in Japanese) gets a visible line saying it scrolls, a name and keyboard access; when it fits again the
+    line goes away."""
+    phone = browser_factory(390, 844, mobile=True)
+    load(phone, f"{live_server}/auth/login?lang=ja")
+    log_in(phone, live_server)
+    load(phone, f"{live_server}/events/{event['event']}/rounds/1/tables/{event['table']}/swaps")
+    box = phone.find_element(By.CSS_SELECTOR, "#swap-log .table-scroll")
+    assert phone.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", box)
+    assert not [c for c in phone.find_elements(By.CSS_SELECTOR, ".scroll-cue") if c.is_displayed()]
+    phone.execute_script("""var td = document.createElement("td");
+      td.id = "wide-cell"; td.textContent = "W".repeat(120);
+      document.querySelector("#swap-log tbody tr").appendChild(td);""")
+    cue = WebDriverWait(phone, 10).until(
+        lambda b: [c for c in b.find_elements(By.CSS_SELECTOR, ".scroll-cue") if c.is_displayed()])[0]
+    assert cue.text.strip() and cue.location["y"] < box.location["y"]           # said above the box
+    assert box.get_attribute("tabindex") == "0" and box.get_attribute("role") == "region"
+    assert box.get_attribute("aria-label").strip()
+    assert not axe_violations(phone)
+    phone.execute_script('document.getElementById("wide-cell").remove()')
+    WebDriverWait(phone, 10).until(lambda b: not cue.is_displayed())
+    assert box.get_attribute("tabindex") is None and box.get_attribute("role") is None
