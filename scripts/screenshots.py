@@ -39,7 +39,8 @@ last = ["Dvořáková", "太郎", "Novak", "الراشد", "Müller", "Svoboda",
 app = create_app()
 with app.app_context():
     olga = db.session.execute(sa.select(User).where(User.name == "Olga")).scalar_one()
-    event = events.create_event(olga, {"name": "Saturday EDH", "ruleset": "edh-2010", "venue": "The Game Shop"})
+    event = events.create_event(olga, {"name": "Saturday EDH", "ruleset": "edh-2010", "venue": "The Game Shop",
+                                          "scoring_profile": "democratic"})
     from tournament.auth.operations import create_user
     create_user("Jan Svoboda", "correct horse battery staple", "judge")
     events.add_staff(event, olga, "Jan Svoboda", "judge")
@@ -176,6 +177,7 @@ def main() -> int:
                     "deck-check-error": f"/p/{data['late']}#check",
                     "tracker": f"/p/{code}/tracker"}
     staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
+                   "result-form": f"/events/{event}/rounds/1#table-1",
                    "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff",
                    "series": f"/series/{data['series']}", "series-player": f"/series/{data['series']}/players/{data['person']}"}
     try:

@@ -95,6 +95,7 @@
     var form = el("form", "desk-action");
     form.method = "post";
     form.action = registrationsUrl + "/" + encodeURIComponent(r.id) + "/" + action;
+    form.setAttribute("data-action", action);
     var token = el("input");
     token.type = "hidden"; token.name = "csrf_token"; token.value = csrfToken;
     var q = el("input");
@@ -165,7 +166,36 @@
     return li;
   }
 
+  /* Where the keyboard was in the list (a row and the action of its form), so that it comes back after the
+     rows are drawn again: the same row's button for the same action or its opposite (Check in -> Undo
+     check-in, Drop -> Undrop), else the row's first button, else the search box; never <body>. */
+  function focusPlace(element) {
+    var li = element && element.closest ? element.closest("li.desk-row") : null;
+    if (!li || !list.contains(li)) return null;
+    var form = element.closest("form");
+    return {id: li.getAttribute("data-id"), action: form ? form.getAttribute("data-action") : null};
+  }
+
+  function refocus(place) {
+    var li = place && list.querySelector('li.desk-row[data-id="' + place.id + '"]');
+    if (!li) { input.focus(); return; }
+    var target = null;
+    if (place.action) {
+      var opposite = /\/undo$/.test(place.action) ? place.action.replace(/\/undo$/, "") : place.action + "/undo";
+      var form = li.querySelector('form[data-action="' + place.action + '"]')
+        || li.querySelector('form[data-action="' + opposite + '"]');
+      target = form && form.querySelector("button");
+    }
+    (target || li.querySelector("button, a.button") || input).focus();
+  }
+
   function render(results) {
+    var place = focusPlace(document.activeElement);
+    drawRows(results);
+    if (place) refocus(place);
+  }
+
+  function drawRows(results) {
     lastResults = results;
     list.textContent = "";
     if (!results.length) {
@@ -223,10 +253,11 @@
     }).then(function (payload) { settle(); return payload; }, function (error) { settle(); throw error; });
   }
 
-  function replaceRow(r) {
+  function replaceRow(r, place) {
     var old = list.querySelector('li.desk-row[data-id="' + String(r.id) + '"]');
     if (old) old.parentNode.replaceChild(row(r), old);
     lastResults = lastResults.map(function (x) { return x.id === r.id ? r : x; });
+    if (place) refocus(place);
   }
 
   // As-you-type search, debounced.
@@ -274,14 +305,19 @@
       if (field.name && field.name !== "csrf_token") data[field.name] = field.value;
     });
     var button = form.querySelector("button");
+    // the button pressed (a disabled button loses the focus, so where it was is kept now)
+    var place = {id: form.closest("li.desk-row").getAttribute("data-id"), action: form.getAttribute("data-action")};
+    var lost = function () { return document.activeElement === document.body || !document.activeElement; };
+    var hadFocus = form.contains(document.activeElement) || lost();
     if (button) button.disabled = true;
     post(form.action, data).then(function (payload) {
       say(payload.message, "ok");
       updateCounters(payload.counters);
-      replaceRow(payload.registration);
+      replaceRow(payload.registration, hadFocus || lost() ? place : null);
     }).catch(function (e) {
       say(e.message, "error");
       if (button) button.disabled = false;
+      if (button && (hadFocus || lost())) button.focus();
     });
   });
 })();

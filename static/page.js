@@ -38,6 +38,50 @@
       event.stopImmediatePropagation();
     }
   }, true);
+  /* A table box wider than the screen (.table-scroll): a line above it says it scrolls sideways, and the box is
+     named and reachable by keyboard (the arrow keys scroll it); undone when it fits again. Looked at again when
+     the window's size or the page (a refresh) changes. */
+  function boxName(box) {
+    var caption = box.querySelector("caption");
+    var section = box.closest("section");
+    var heading = section && section.querySelector("h2, h3");
+    return ((caption || heading || {}).textContent || "").trim() || window.pageText("scroll_sideways");
+  }
+  function markScrollers() {
+    var boxes = document.querySelectorAll(".table-scroll");
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i], scrolls = box.scrollWidth > box.clientWidth + 1;
+      var cue = box.previousElementSibling;
+      if (!cue || !cue.classList.contains("scroll-cue")) {
+        if (!scrolls) continue;
+        cue = document.createElement("p");
+        cue.className = "scroll-cue";
+        cue.textContent = window.pageText("scroll_sideways");
+        box.parentNode.insertBefore(cue, box);
+      }
+      cue.hidden = !scrolls;
+      if (scrolls) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", boxName(box));
+      } else {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+  }
+  var pending = false;
+  function later() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; markScrollers(); });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    markScrollers();
+    window.addEventListener("resize", later);
+    if (window.MutationObserver) new MutationObserver(later).observe(document.querySelector("main") || document.body, {childList: true, subtree: true});
+  });
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-print], [data-back]");
     if (!target) return;

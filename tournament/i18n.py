@@ -84,6 +84,8 @@ def _data_texts() -> frozenset[str]:
 # What the pages' scripts (static/*.js) write themselves, keyed as they ask for them: t("key", {name: ...}).
 # Each script also keeps these English texts for its own keys (a page without page.js or without the key).
 JS_TEXTS = {
+    # static/page.js
+    "scroll_sideways": N_("This table scrolls sideways: swipe or use the arrow keys to see every column."),
     # static/swap.js
     "no_connection": N_("No connection; try again."),
     "swap_closed": N_("The swap window is closed."),

@@ -569,7 +569,7 @@ def test_standings_democratic_points_by_hand(client, public, db, pods, judge, lo
         for rid, points in expected.items():
             row = page.split(f'id="standing-{rid}"', 1)[1].split("</tr>", 1)[0]
             assert f'<td class="name"><bdi>{escape(by_id(regs)[rid].name)}</bdi></td>' in row
-            assert f'<td class="points">{points}</td>' in row
+            assert f'<td class="points" data-label="Points">{points}</td>' in row
         rows = re.findall(r'id="standing-(\d+)"', page)
         assert int(rows[0]) == a and len(rows) == 9
         assert SCRIPT not in page and str(escape(SCRIPT)) in page
@@ -668,10 +668,10 @@ def test_duel_round_report_confirm_and_mtr_standings(client, public, db, duel, j
     act(client, event, "finish")
     page = page_of(public.get(f"/events/{event.id}/standings"))
     points = {int(rid): pts for rid, pts in
-              re.findall(r'id="standing-(\d+)">.*?<td class="points">([^<]*)</td>', page, flags=re.S)}
+              re.findall(r'id="standing-(\d+)">.*?<td class="points"[^>]*>([^<]*)</td>', page, flags=re.S)}
     assert points == {p: "3", q: "0", x: "1", y: "1", u: "0", v: "3"}
     assert "Votes" not in page.split("<thead>", 1)[1].split("</thead>", 1)[0] and "OMW%" in page
-    cells = re.findall(r'<td class="num">([^<]*)</td>', page)
+    cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', page)
     assert cells and all(re.fullmatch(r"\d{1,3}\.\d&nbsp;%", c) for c in cells), cells[:6]
 
 
@@ -911,7 +911,7 @@ def test_standings_ranks_run_on_over_players_who_never_played_and_the_printout_a
     absent = [make_player(event, f"Absent {i}") for i in range(4)]          # registered, never checked in
     event, _rnd, regs = make_round(players=8, seed=3, event=event)          # round 1 on, nobody has points yet
     page = page_of(app.test_client().get(f"/events/{event.id}/standings"))
-    ranks = [int(r) for r in re.findall(r'<tr id="standing-\d+"[^>]*>\s*<td>(\d+)</td>', page)]
+    ranks = [int(r) for r in re.findall(r'<tr id="standing-\d+"[^>]*>\s*<td class="rank"[^>]*>(\d+)</td>', page)]
     assert ranks == list(range(1, 9))
     web_order = [int(p) for p in re.findall(r'<tr id="standing-(\d+)"', page)]
     assert set(web_order) == {r.id for r in regs} and not {a.id for a in absent} & set(web_order)
