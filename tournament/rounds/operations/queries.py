@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
-from sqlalchemy.orm import selectinload, subqueryload
+from sqlalchemy.orm import joinedload, selectinload, subqueryload
 
 from ...errors import NotFound
 from ...events.models import Event, Registration
@@ -122,7 +122,7 @@ def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
     if rnd is None:
         return None, None
     seat = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == reg.id)
-                              .options(selectinload(Seat.table).selectinload(GameTable.seats)
+                              .options(joinedload(Seat.table).selectinload(GameTable.seats)
                                        .joinedload(Seat.registration))).scalar()
     return rnd, seat
 
