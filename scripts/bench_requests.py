@@ -8,7 +8,8 @@
 2. Starts the production server the project uses (`python -m tournament.serve --workers 1`: waitress, one
    worker process) and, beside it, a trivial Flask app (one route answering "ok") on waitress with the same
    options: the floor, measured in the same run.
-3. Sends requests one at a time (keep-alive, each phone with its own cookies, opened once before) and reads
+3. Sends requests one at a time (keep-alive, each phone with its own cookies and connection, opened once
+   before; the trivial app gets as many open connections, since waitress's loop pays for each) and reads
    the server process's CPU time (user + system, every thread: /proc/<pid>/task/*/schedstat) before and
    after each batch. Per kind: `--runs` batches of `--requests` requests, the median batch's CPU per request.
 
@@ -130,7 +131,7 @@ class Bench:
         self.base, self.trivial, self.data = base, trivial, data
         self.phones: dict[str, httpx.Client] = {}
         self.plain = httpx.Client(base_url=base)
-        self.floor = httpx.Client(base_url=trivial)
+        self.floors: dict[str, httpx.Client] = {}
         self.tags: dict[str, str] = {}
         self.forms: list[tuple[str, dict]] = []
 
@@ -148,6 +149,8 @@ class Bench:
     def warm_up(self) -> None:
         for code in self.data["codes"]:
             self.phone(code)
+            self.floors[code] = httpx.Client(base_url=self.trivial)   # as many open connections as the app has
+            self.floors[code].get("/")
         for seats in self.data["tables"]:
             code = seats[0]
             html = self.phone(code).get(f"/p/{code}/round").text
@@ -164,7 +167,7 @@ class Bench:
         for i in range(n):
             code = codes[(offset + i) % len(codes)]
             if kind == "trivial":
-                out.append(lambda: self.floor.get("/"))
+                out.append(lambda c=code: self.floors[c].get("/"))
             elif kind == "poll_304":
                 out.append(lambda c=code: self.phone(c).get(f"/p/{c}/round", headers={"If-None-Match": self.tags[c]}))
             elif kind == "round_box":

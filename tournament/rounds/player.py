@@ -45,8 +45,9 @@ def player_round(reg) -> dict | None:
     staff = event_ops.staff_for(g.get("user"), reg.event) is not None
     votes = ops.event_uses_votes(reg.event) and table.kind == "pod"       # else the box shows no vote: not loaded
     mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None) if votes else None
-    out.update(_forms(rnd, table, reg.event, out["opponents"], mine))
+    failed = _failed_form(table)                   # before the facts: a refusal about another table is their error
     out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
+    out.update(_forms(rnd, table, out, failed, mine))
     if out["can_report"] and out["result_form"] is None:
         out["report_html"] = shared_report_form(reg, table, view)
     out.update(_seen_result(table, names, staff))
@@ -104,20 +105,22 @@ def _failed_form(table):
     return failed, g.get("round_form_kind")
 
 
-def _forms(rnd, table, event, opponents, mine: int | None) -> dict:
-    """The confirm and vote forms; the result form only when this request's own refused one is shown again
-    (else the box shows the table's shared copy, shared_report_form)."""
-    failed, kind = _failed_form(table)
+def _forms(rnd, table, facts: dict, failed: tuple, mine: int | None) -> dict:
+    """The confirm and vote forms when the box shows them; the result form only when this request's own refused
+    one is shown again (else the box shows the table's shared copy, shared_report_form)."""
+    failed, kind = failed
     ref = {"round": rnd.number, "table": table.number, "revision": table.result_revision}
-    result_form = None
+    result_form = vote_form = None
     if failed is not None and kind == "result":
         result_form = failed
         result_form.revision.data = table.result_revision
-    vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
-    if mine is not None and vote_form.votee.data is None:
-        vote_form.votee.data = mine
-    vote_form.votee.choices = [("", _("Choose a player"))] + [(s["id"], s["name"]) for s in opponents]
-    return {"result_form": result_form, "confirm_form": ConfirmForm(formdata=None, data=ref), "vote_form": vote_form}
+    if facts["can_vote"] or (failed is not None and kind == "vote"):
+        vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
+        if mine is not None and vote_form.votee.data is None:
+            vote_form.votee.data = mine
+        vote_form.votee.choices = [("", _("Choose a player"))] + [(s["id"], s["name"]) for s in facts["opponents"]]
+    confirm_form = ConfirmForm(formdata=None, data=ref) if facts["can_confirm"] else None
+    return {"result_form": result_form, "confirm_form": confirm_form, "vote_form": vote_form}
 
 
 def _result_form(table):

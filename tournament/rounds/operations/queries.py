@@ -57,7 +57,8 @@ def get_table(rnd: Round, number) -> GameTable:
     table = None
     if valid_id(number):
         table = db.session.execute(sa.select(GameTable).where(GameTable.round_id == rnd.id,
-                                                             GameTable.number == number)).scalar()
+                                                             GameTable.number == number)
+                                   .options(selectinload(GameTable.seats).joinedload(Seat.registration))).scalar()
     if table is None:
         raise NotFound(_("Round %(round)s has no table %(number)s.", round=rnd.number, number=number))
     return table
