@@ -90,3 +90,21 @@ def test_html_in_a_name_stays_escaped_in_the_shared_form(app, db, judge, table_o
         form = _report_form(html)
         assert "<script>" not in html and "<b>Bold</b>" not in html
         assert str(escape(hostile)) in form
+
+
+def test_a_box_costs_a_few_statements(app, db, table_of_four):
+    """The registration with its event, the seat with its table and round, the table's players, its votes (and
+    the state version): 4 statements where there were 11."""
+    from sqlalchemy import event as sa_event
+    event, rnd, table, players = table_of_four
+    phone, url = app.test_client(), f"/p/{players[1].access_code}/round"
+    assert phone.get(url).status_code == 200         # warm: the code's event is known to this worker
+    statements: list[str] = []
+    listener = lambda _c, _cur, statement, *_a: statements.append(statement)      # noqa: E731
+    sa_event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        assert phone.get(url).status_code == 200
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", listener)
+    versions = sum("state_version" in s for s in statements)     # tests read it on every request (no TTL)
+    assert len(statements) - versions <= 4, "\n".join(statements)
