@@ -143,7 +143,7 @@ def shared_report_form(reg, table, view) -> Markup:
     from an older copy even within the state version's cache second."""
     names = tuple((s["id"], s["name"]) for s in view["seats"])
     key = (table.id, state_version(reg.event_id), table.result_revision, table.result_state,
-           names, str(get_locale()))
+           names, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)))
     kept = current_app.extensions.get("report_forms")
     if kept is None:
         kept = current_app.extensions.setdefault("report_forms", _Kept(4096))     # this app's, per worker
