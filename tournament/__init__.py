@@ -28,6 +28,7 @@ def create_app(config: dict | type | None = None) -> TournamentFlask:
     csrf.init_app(app)
     compress.init_app(app)
     limiter.init_app(app)
+    throttle.no_check_per_request(app)
     app.after_request(throttle.add_retry_after)
 
     from . import models  # noqa: F401  (every model, for Alembic)

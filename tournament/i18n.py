@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from flask import g, has_request_context, request
+from flask import current_app, g, has_request_context, request
 
 LANGUAGES = {"en": "English", "ja": "日本語", "zh_Hans": "简体中文", "cs": "Čeština"}
 COOKIE = "lang"
@@ -255,6 +255,10 @@ def _event_language() -> str | None:
             event = db.session.get(Event, event_id) if isinstance(event_id, int) and 0 < event_id < 2**31 else None
             return event.language if event is not None else None
         if "code" in args and isinstance(args["code"], str):
+            known = current_app.extensions.get("event_of_code", {}).get(args["code"])    # the code's event, seen
+            if known is not None:                                                       # before: no query
+                event = db.session.get(Event, known)
+                return event.language if event is not None else None
             reg = db.session.query(Registration).filter_by(access_code=args["code"]).first()
             return reg.event.language if reg is not None else None
     except Exception:   # a broken URL is the view's to report, not the language's

@@ -264,7 +264,8 @@ def registration_by_code(code) -> Registration:
     known = throttle.knows_code(code)
     if not known:
         throttle.check("wrong_code", throttle.client_address())
-    reg = db.session.execute(sa.select(Registration).where(Registration.access_code == code)).scalar() if code else None
+    reg = db.session.execute(sa.select(Registration).where(Registration.access_code == code)       # with its event:
+                             .options(sa.orm.joinedload(Registration.event))).scalar() if code else None  # one query
     if reg is None:
         throttle.count("wrong_code", throttle.client_address())
         raise NotFound(_("No registration has this access code. Check the code on your receipt."))

@@ -5,8 +5,15 @@ policy functions the operations enforce (tournament.rounds.operations).
 """
 from __future__ import annotations
 
-from flask import g
-from flask_babel import gettext as _
+import secrets
+import threading
+from collections import OrderedDict
+from types import SimpleNamespace
+
+from flask import current_app, g, render_template
+from flask_babel import get_locale, gettext as _
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 
 from ..events import operations as event_ops
 from . import operations as ops
@@ -15,6 +22,7 @@ from .forms import (DRAW, ConfirmForm, EndAtTimeForm, GameReportForm, PlayerDuel
 from .presenting import actor_text, match_status, name_key, table_view, timer_info, version_parts
 from ..i18n import isolate_text
 from ..web import form_error_text
+from ..web.lifecycle import state_version
 
 
 def player_round(reg) -> dict | None:
@@ -35,9 +43,13 @@ def player_round(reg) -> dict | None:
     if table.kind == "bye":
         return out
     staff = event_ops.staff_for(g.get("user"), reg.event) is not None
-    mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None)
-    out.update(_forms(rnd, table, reg.event, out["opponents"], mine))
+    votes = ops.event_uses_votes(reg.event) and table.kind == "pod"       # else the box shows no vote: not loaded
+    mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None) if votes else None
+    failed = _failed_form(table)                   # before the facts: a refusal about another table is their error
     out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
+    out.update(_forms(rnd, table, out, failed, mine))
+    if out["can_report"] and out["result_form"] is None:
+        out["report_html"] = shared_report_form(reg, table, view)
     out.update(_seen_result(table, names, staff))
     if table.kind == "match":
         out.update(_match_facts(reg, rnd, table, names, out))
@@ -93,30 +105,94 @@ def _failed_form(table):
     return failed, g.get("round_form_kind")
 
 
-def _forms(rnd, table, event, opponents, mine: int | None) -> dict:
-    failed, kind = _failed_form(table)
+def _forms(rnd, table, facts: dict, failed: tuple, mine: int | None) -> dict:
+    """The confirm and vote forms when the box shows them; the result form only when this request's own refused
+    one is shown again (else the box shows the table's shared copy, shared_report_form)."""
+    failed, kind = failed
     ref = {"round": rnd.number, "table": table.number, "revision": table.result_revision}
+    result_form = vote_form = None
     if failed is not None and kind == "result":
         result_form = failed
-    elif table.kind == "match":
-        result_form = duel_result_form(table, prefix="r", fill=True, formdata=None, base=PlayerDuelResultForm)
+        result_form.revision.data = table.result_revision
+    if facts["can_vote"] or (failed is not None and kind == "vote"):
+        vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
+        if mine is not None and vote_form.votee.data is None:
+            vote_form.votee.data = mine
+        vote_form.votee.choices = [("", _("Choose a player"))] + [(s["id"], s["name"]) for s in facts["opponents"]]
+    confirm_form = ConfirmForm(formdata=None, data=ref) if facts["can_confirm"] else None
+    return {"result_form": result_form, "confirm_form": confirm_form, "vote_form": vote_form}
+
+
+def _result_form(table):
+    """The table's report form, filled with its current result (what every phone at the table starts from)."""
+    rnd = table.round
+    if table.kind == "match":
+        form = duel_result_form(table, prefix="r", fill=True, formdata=None, base=PlayerDuelResultForm)
     else:
-        result_form = pod_result_form(table, event.prize_conditions or [], with_votes=False, prefix="r",
-                                      fill=True, formdata=None, base=PlayerPodResultForm)
-    if failed is None or kind != "result":
-        result_form.round.data, result_form.table.data = rnd.number, table.number
-    result_form.revision.data = table.result_revision
-    vote_form = failed if failed is not None and kind == "vote" else VoteForm(formdata=None, data=ref)
-    if mine is not None and vote_form.votee.data is None:
-        vote_form.votee.data = mine
-    vote_form.votee.choices = [("", _("Choose a player"))] + [(s["id"], s["name"]) for s in opponents]
-    return {"result_form": result_form, "confirm_form": ConfirmForm(formdata=None, data=ref), "vote_form": vote_form}
+        form = pod_result_form(table, rnd.event.prize_conditions or [], with_votes=False, prefix="r",
+                               fill=True, formdata=None, base=PlayerPodResultForm)
+    form.round.data, form.table.data = rnd.number, table.number
+    form.revision.data = table.result_revision
+    return form
+
+
+def shared_report_form(reg, table, view) -> Markup:
+    """The report form of the table as HTML: rendered once per table, state and language for every phone at
+    the table (the form and its template are most of a box's cost), then given this phone's access code and
+    form token. A key holds the table's revision and names, so a correction or a new result is never served
+    from an older copy even within the state version's cache second."""
+    names = tuple((s["id"], s["name"]) for s in view["seats"])
+    key = (table.id, state_version(reg.event_id), table.result_revision, table.result_state,
+           names, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)))
+    kept = current_app.extensions.get("report_forms")
+    if kept is None:
+        kept = current_app.extensions.setdefault("report_forms", _Kept(4096))     # this app's, per worker
+    html = kept.get(key)
+    if html is None:
+        form = _result_form(table)
+        if "csrf_token" in form._fields:
+            form.csrf_token.current_token = _TOKEN_MARK
+        stand_in = SimpleNamespace(access_code=_CODE_MARK, event=reg.event)
+        html = render_template("rounds/_report_form.html", yr={"result_form": form, "table": table, "view": view},
+                               reg=stand_in)
+        kept.put(key, html)
+    html = html.replace(_CODE_MARK, str(escape(reg.access_code)))
+    if _TOKEN_MARK in html:
+        html = html.replace(_TOKEN_MARK, str(escape(generate_csrf())))
+    return Markup(html)
+
+
+class _Kept:
+    """A small least-recently-used store of rendered copies, per worker process."""
+
+    def __init__(self, size: int):
+        self._items: OrderedDict = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+# stand-ins no name, code or token can contain (a fresh secret per process): replaced per phone after rendering
+_CODE_MARK = "c" + secrets.token_hex(12)
+_TOKEN_MARK = "t" + secrets.token_hex(12)
 
 
 def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
     open_round = rnd.status == "published"
     votes = ops.event_uses_votes(reg.event) and table.kind == "pod"
-    confirmed = ops.confirmers(table)
+    confirmed = ops.confirmers(table) if table.result_state else set()     # nothing to confirm: not loaded
     dropped = reg.dropped_at is not None and not staff
     return {
         "error": g.get("round_error"), "open_round": open_round, "votes": votes, "dropped": dropped,
@@ -126,11 +202,12 @@ def _result_facts(reg, rnd, table, names, staff: bool) -> dict:
         "confirmed_by": [names.get(i, "?") for i in sorted(confirmed, key=lambda i: name_key(names.get(i, "")))],
         "reporter": actor_text(table.result_by, names, staff_as=_("a judge")),
         "can_vote": votes and open_round and not dropped and ops.why_not_vote(table, staff) is None,
-        "voted": len({v.voter_id for v in table.votes}), "seated": len(table.seats),
+        "voted": len({v.voter_id for v in table.votes}) if votes else 0, "seated": len(table.seats),
         "votes_visible": votes and ops.votes_visible(table),
         "vote_list": [(names.get(v.voter_id, "?"), names.get(v.votee_id, "?"))
-                      for v in sorted(table.votes, key=lambda v: name_key(names.get(v.voter_id, "")))],
-        "games": [("draw" if game.winner_id is None else names.get(game.winner_id, "?")) for game in table.games],
+                      for v in sorted(table.votes if votes else (), key=lambda v: name_key(names.get(v.voter_id, "")))],
+        "games": [("draw" if game.winner_id is None else names.get(game.winner_id, "?"))
+                  for game in (table.games if table.kind == "match" else ())],
         "score": _match_score(reg, table),
     }
 

@@ -568,6 +568,7 @@ def _player_table(rh, form):
     """The round and table a player's form names (rh.round, rh.table); an unknown round or table is a 404."""
     rh.round = ops.require_visible(ops.get_round(rh.reg.event, form.round.data), None)
     rh.table = ops.get_table(rh.round, form.table.data)
+    rh.seated = [s.registration for s in rh.table.seats]    # kept loaded for the request (a lock re-reads the table)
 
 
 def _show_player_refusal(rh, status, message=None, kind=None):

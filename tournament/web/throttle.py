@@ -150,6 +150,18 @@ def storage_uri(config: dict, instance_path: str) -> str:
     return "sqldb+sqlite:///" + path
 
 
+def no_check_per_request(app) -> None:
+    """Flask-Limiter checks its route and default limits before every request and adds headers after it. The
+    app declares none (the limits above are checked where they apply), so those hooks only cost time on every
+    poll: they are taken off again. Its strategy and storage stay in use (limiter.limiter)."""
+    from functools import partial
+    mine = limiter._check_request_limit
+    befores = app.before_request_funcs.get(None, [])
+    befores[:] = [f for f in befores if f != mine]
+    afters = app.after_request_funcs.get(None, [])
+    afters[:] = [f for f in afters if not (isinstance(f, partial) and limiter in f.args)]
+
+
 # ----------------------------------------------------------------- checks
 
 def _items(name: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
-from sqlalchemy.orm import selectinload, subqueryload
+from sqlalchemy.orm import joinedload, selectinload, subqueryload
 
 from ...errors import NotFound
 from ...events.models import Event, Registration
@@ -57,7 +57,8 @@ def get_table(rnd: Round, number) -> GameTable:
     table = None
     if valid_id(number):
         table = db.session.execute(sa.select(GameTable).where(GameTable.round_id == rnd.id,
-                                                             GameTable.number == number)).scalar()
+                                                             GameTable.number == number)
+                                   .options(selectinload(GameTable.seats).joinedload(Seat.registration))).scalar()
     if table is None:
         raise NotFound(_("Round %(round)s has no table %(number)s.", round=rnd.number, number=number))
     return table
@@ -118,13 +119,15 @@ def current_round(event: Event) -> Round | None:
 
 def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
     """The player's current round and seat in it (None when not seated): one definition for every page."""
-    rnd = current_round(reg.event)
-    if rnd is None:
-        return None, None
-    seat = db.session.execute(sa.select(Seat).where(Seat.round_id == rnd.id, Seat.registration_id == reg.id)
-                              .options(selectinload(Seat.table).selectinload(GameTable.seats)
+    latest = (sa.select(Round.id).where(Round.event_id == reg.event_id, Round.status != "draft")
+              .order_by(Round.number.desc()).limit(1).scalar_subquery())
+    seat = db.session.execute(sa.select(Seat).where(Seat.round_id == latest, Seat.registration_id == reg.id)
+                              .options(joinedload(Seat.table).joinedload(GameTable.round),
+                                       joinedload(Seat.table).selectinload(GameTable.seats)
                                        .joinedload(Seat.registration))).scalar()
-    return rnd, seat
+    if seat is not None:                # seated: the round came with the seat (one query fewer on every box)
+        return seat.table.round, seat
+    return current_round(reg.event), None
 
 
 def _seated_ids(table: GameTable) -> list[int]:
