@@ -758,7 +758,7 @@ def test_duel_top_cut_button(client, db, make_event, make_player, judge, login):
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/events/{event.id}/rounds/2")
     cut = round_of(db, event, 2)
     assert cut.stage == "top4" and cut.status == "draft" and len(cut.tables) == 2
-    assert "(top4)" in page_of(client.get(f"/events/{event.id}/rounds/2"))
+    assert "Round 2 — top 4 cut" in page_of(client.get(f"/events/{event.id}/rounds/2"))
 
 
 def test_staff_set_and_clear_a_tables_archenemy(client, db, pods, judge, login, organizer):
@@ -845,7 +845,7 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     assert f"<strong><bdi>{name}</bdi></strong> won the final and the event." in standings
     assert re.search(r"table \d+: 4\. <bdi>[^<]+</bdi>, ", standings)   # names isolated from seeds and commas
     assert f'<td class="name"><bdi>{name}</bdi>' in standings
-    assert "Round 2 (top7):" in standings and "Round 3 (top4), the final:" in standings
+    assert "Round 2 (top 7 cut):" in standings and "Round 3 (top 4 cut), the final:" in standings
 
 
 def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event, make_player, judge, login,

@@ -561,12 +561,10 @@ def _swap_rule(rs, event: Event) -> str:
              "general cannot be swapped. Cards left outside may be fetched by 'wish' cards only.", **values)
 
 
-TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
-
-
 def _tiebreaker_name(name: str) -> str:
-    """A tiebreaker in the rules sheet's sentence (lower case: "OPP, then votes, then random")."""
-    return _(TIEBREAKER_NAMES[name]) if name in TIEBREAKER_NAMES else name
+    """A tiebreaker in the rules sheet's sentence ("Opp. points, then votes, then random draw"): its name as the
+    standings columns say it (tiebreakers.json), lower case after the first in languages that have case."""
+    return column_name(name)
 
 
 def _scoring_rules(event: Event) -> tuple[str, list[str]]:
@@ -575,6 +573,7 @@ def _scoring_rules(event: Event) -> tuple[str, list[str]]:
         return str(event.scoring_profile), []
     out = [_known(profile.description)] if profile.description else []
     ties = [_tiebreaker_name(t) for t in profile.tiebreakers]
+    ties = ties[:1] + [t[:1].lower() + t[1:] if t[:2].isalpha() and not t[:2].isupper() else t for t in ties[1:]]
     if ties:
         out.append(_("Ties are broken by: %(tiebreakers)s.", tiebreakers=_sep().join(ties)))
     if event.mode == "pods" and event.bye_points is not None:
