@@ -262,6 +262,6 @@ def tiebreaker_words() -> dict[str, str]:
 
 def column_name(column: str) -> str:
     """A standings column's heading: the tiebreaker's name in the reader's language ("Opp. points", "Votes";
-    tiebreakers.json "names"); the MTR's OMW%, GW%, OGW% as printed."""
+    tiebreakers.json "names"); the MTR's OMW%, GW%, OGW% and TopDeck's OWR, OOWR as printed."""
     name = _tiebreaker_file().get("names", {}).get(column)
     return data_text(name) if name else column
