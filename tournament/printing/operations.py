@@ -284,7 +284,20 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
         tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), record_text(r.tally), r.votes)
               for r in rows),
         after_round=after, column_names=names,
-        legend=tuple((n, tiebreaker_words().get(c, "")) for n, c in zip(names, columns)))
+        legend=tuple((n, tiebreaker_words().get(c, "")) for n, c in zip(names, columns)),
+        winner=_cut_winner_name(event, after))
+
+
+def _cut_winner_name(event: Event, after: int | None) -> str:
+    """The name of the player who won the top cut's final, when the standings are printed after it."""
+    published = [r for r in rounds.rounds_of(event) if r.status != "draft"]
+    cut = rounds.cut_results(event, published)
+    if not cut or not cut[-1]["final"] or cut[-1]["tables"][0]["winner"] is None:
+        return ""
+    if after is not None and after < cut[-1]["round"]:
+        return ""
+    winner = cut[-1]["tables"][0]["winner"]
+    return next((r.name for r in event.registrations if r.id == winner), "")
 
 
 def _value_text(value) -> str:
