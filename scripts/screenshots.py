@@ -79,8 +79,20 @@ with app.app_context():
     late = events.register_player(event, {"name": "محمد Dvořák", "decklist": deck.replace("Sol Ring", "Sol Rnig")
                                           + "1 Swords to Plowshares\n"}, user=olga)   # a deck check with errors
     db.session.commit()
+    projector = {}
+    for size in (16, 400):                   # the projector at a small and a big event's first round
+        e = events.create_event(olga, {"name": f"Projector {size}", "ruleset": "edh-2010"})
+        for i in range(size):
+            events.check_in(events.register_player(e, {"name": f"{first[i % 8]} {last[(i // 8) % 8]}"}, user=olga),
+                            olga)
+        rr = rounds.pair_next_round(e, olga, seed=size, override_decks=True)
+        rounds.publish_round(rr, olga)
+        rounds.start_round(rr, olga)
+        rounds.extend_table(rr.tables[1], olga, 5)      # a table given extra time: its badge on the screen
+        db.session.commit()
+        projector[size] = e.id
     print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code, "series": league.id,
-                      "person": person, "late": late.access_code}))
+                      "person": person, "late": late.access_code, "projector": projector}))
 '''
 
 
@@ -206,6 +218,8 @@ def main() -> int:
         driver = browser(*SIZES["projector"], mobile=False)
         try:
             shoot(driver, f"{base}/events/{event}/projector", out / "projector-64-players.png")
+            for size, projected in data["projector"].items():
+                shoot(driver, f"{base}/events/{projected}/projector", out / f"projector-{size}-players.png")
         finally:
             driver.quit()
     finally:
