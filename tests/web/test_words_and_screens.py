@@ -176,3 +176,20 @@ def test_the_dashboard_shows_every_setting(client, make_event, organizer, login)
         assert len(part) == 2, key
         assert words in part[1].split("</dd>", 1)[0], key
     assert "Survival" in settings and "90 minutes" in settings
+
+
+def test_the_projector_sizes_itself_to_the_event(client, db, make_event, judge):
+    small = make_event(name="Small")
+    rnd = _played(db, small, judge, n=16)
+    from tournament.rounds.operations.clock import extend_table
+    rounds.start_round(rnd, judge)
+    extend_table(rnd.tables[1], judge, 5)
+    db.session.commit()
+    page = _page(client, f"/events/{small.id}/projector")
+    assert '<body class="projector few">' in page                 # 4 pods: big cards
+    table = page.split(f'id="p-table-{rnd.tables[1].number}"', 1)[1].split("</li>", 1)[0]
+    number = table.split('class="table-no">', 1)[1].split('<span class="players">', 1)[0]
+    assert "+5 min" in number                                     # the badge sits with the table number
+    big = make_event(name="Big")
+    _played(db, big, judge, n=100)
+    assert '<body class="projector many">' in _page(client, f"/events/{big.id}/projector")
