@@ -153,7 +153,7 @@ class PrintDocument:
         if self.info.round_number is None:
             return ""
         if self.info.stage and self.info.stage not in ("swiss", "pods"):
-            return self._("Round %(number)s (%(stage)s)", number=self.info.round_number,
+            return self._("Round %(number)s — %(stage)s", number=self.info.round_number,
                           stage=self.info.stage_label or self.info.stage)
         return self._("Round %(number)s", number=self.info.round_number)
 
