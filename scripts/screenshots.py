@@ -186,8 +186,8 @@ def main() -> int:
     event, code = data["event"], data["code"]
     player_pages = {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket", "swap": f"/p/{code}/swap",
                     "deck-check-error": f"/p/{data['late']}#check",
-                    "tracker": f"/p/{code}/tracker"}
-    staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
+                    "tracker": f"/p/{code}/tracker", "home": "/"}
+    staff_pages = {"dashboard": f"/events/{event}", "desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
                    "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff",
                    "series": f"/series/{data['series']}", "series-player": f"/series/{data['series']}/players/{data['person']}"}
     try:
