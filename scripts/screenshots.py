@@ -80,8 +80,20 @@ with app.app_context():
     late = events.register_player(event, {"name": "محمد Dvořák", "decklist": deck.replace("Sol Ring", "Sol Rnig")
                                           + "1 Swords to Plowshares\n"}, user=olga)   # a deck check with errors
     db.session.commit()
+    projector = {}
+    for size in (16, 400):                   # the projector at a small and a big event's first round
+        e = events.create_event(olga, {"name": f"Projector {size}", "ruleset": "edh-2010"})
+        for i in range(size):
+            events.check_in(events.register_player(e, {"name": f"{first[i % 8]} {last[(i // 8) % 8]}"}, user=olga),
+                            olga)
+        rr = rounds.pair_next_round(e, olga, seed=size, override_decks=True)
+        rounds.publish_round(rr, olga)
+        rounds.start_round(rr, olga)
+        rounds.extend_table(rr.tables[1], olga, 5)      # a table given extra time: its badge on the screen
+        db.session.commit()
+        projector[size] = e.id
     print(json.dumps({"event": event.id, "code": table.seats[1].registration.access_code, "series": league.id,
-                      "person": person, "late": late.access_code}))
+                      "person": person, "late": late.access_code, "projector": projector}))
 '''
 
 
@@ -175,8 +187,8 @@ def main() -> int:
     event, code = data["event"], data["code"]
     player_pages = {"player": f"/p/{code}", "deck-check": f"/p/{code}#bracket", "swap": f"/p/{code}/swap",
                     "deck-check-error": f"/p/{data['late']}#check",
-                    "tracker": f"/p/{code}/tracker"}
-    staff_pages = {"desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
+                    "tracker": f"/p/{code}/tracker", "home": "/"}
+    staff_pages = {"dashboard": f"/events/{event}", "desk": f"/events/{event}/desk", "round": f"/events/{event}/rounds/1",
                    "result-form": f"/events/{event}/rounds/1#table-1",
                    "standings": f"/events/{event}/standings", "staff": f"/events/{event}/staff",
                    "series": f"/series/{data['series']}", "series-player": f"/series/{data['series']}/players/{data['person']}"}
@@ -208,6 +220,8 @@ def main() -> int:
         driver = browser(*SIZES["projector"], mobile=False)
         try:
             shoot(driver, f"{base}/events/{event}/projector", out / "projector-64-players.png")
+            for size, projected in data["projector"].items():
+                shoot(driver, f"{base}/events/{projected}/projector", out / f"projector-{size}-players.png")
         finally:
             driver.quit()
     finally:

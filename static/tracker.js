@@ -13,12 +13,12 @@
   var ENGLISH = {
     tracker_refused: "Refused.",
     tracker_not_saved: "No connection: the change was not saved. Try again.",
-    out_life: "out (life)",
-    out_poison: "out (poison)",
-    out_general_damage: "out (general_damage)",
-    out_conceded: "out (conceded)",
-    out_other: "out (other)",
-    out_reason: "out (%(reason)s)",
+    out_life: "out: life at 0",
+    out_poison: "out: %(limit)s poison counters",
+    out_general_damage: "out: %(limit)s general damage",
+    out_conceded: "out: conceded",
+    out_other: "out: lost another way",
+    out_reason: "out: %(reason)s",
     turn_order_ended: "Turn order: %(order)s · Game ended; result sent.",
     turn_order_over: "Turn order: %(order)s · Game over: end it to send the result.",
     turn_order: "Turn order: %(order)s",
@@ -69,11 +69,13 @@
       .catch(function () { msg.textContent = tr("tracker_not_saved"); });
   }
 
-  /* "out (life)": the reasons the tracker knows in the page's language, another one as it came. */
+  /* "out: 21 general damage": the reasons the tracker knows in the page's language, with the event's lethal
+     amounts; another one as it came. */
   var OUT_REASONS = {life: "out_life", poison: "out_poison", general_damage: "out_general_damage",
                      conceded: "out_conceded", other: "out_other"};
-  function outText(reason) {
-    return Object.prototype.hasOwnProperty.call(OUT_REASONS, reason) ? tr(OUT_REASONS[reason])
+  function outText(reason, st) {
+    var limits = {limit: reason === "poison" ? st.poison_threshold : st.general_damage_limit};
+    return Object.prototype.hasOwnProperty.call(OUT_REASONS, reason) ? tr(OUT_REASONS[reason], limits)
       : tr("out_reason", {reason: reason});
   }
 
@@ -96,7 +98,7 @@
       d.id = "player-" + p.id;
       var head = el("div", null, "row");
       head.appendChild(el("strong", p.archenemy ? tr("player_archenemy", {name: p.name}) : p.name));
-      if (!p.alive) { head.appendChild(el("span", outText(p.out_reason))); }
+      if (!p.alive) { head.appendChild(el("span", outText(p.out_reason, st))); }
       d.appendChild(head);
       var life = el("div", null, "row");
       life.appendChild(button("−5", "life-minus5-" + p.id, {action: "life", player: p.id, delta: -5}));

@@ -165,8 +165,11 @@ def test_standings_show_the_profiles_columns_and_votes(pods_event):
 
 def test_result_slips_have_boxes_votes_prizes_and_signatures(pods_event):
     text = pdf_text(ops.build_document(pods_event, "result-slips", 2)[0])
-    assert text.count("Signature: ") == len(NAMES)
-    assert "votes for:" in text and "Most combat damage dealt in one turn" in text
+    rnd = rounds.get_round(pods_event, 2)
+    assert text.count("Signature") == len(rnd.tables) and text.count("Votes for") == 2 * len(rnd.tables)      # the column and the hint
+    assert all(n in text for n in NAMES if "<" not in n)        # one row per seat: vote and signature in it
+    assert squash("Every player signs to confirm") in squash(text)
+    assert squash("Most combat damage dealt in one turn") in squash(text)
     assert "Won by general damage" in text and "☐" in text and "✂" in text
 
 

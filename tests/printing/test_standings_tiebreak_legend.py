@@ -16,4 +16,4 @@ def test_cedh_standings_pdf_prints_owr_oowr_and_opp_with_their_formulas(db, pods
     assert squash("OWR: Opponents' win rate: the average of your opponents' win rates (wins / games played)") in text
     assert squash("each bye adds phantom opponents") in text
     assert squash("OOWR: Opponents' opponents' win rate") in text
-    assert squash("OPP: Opponents' points") in text
+    assert squash("Opp. points: Opponents' points") in text and "OPP" not in text

@@ -113,4 +113,4 @@ def test_cut_rounds_are_not_counted_against_the_planned_rounds(app, db, make_eve
         _play(db, judge, rounds.pair_next_round(event, judge, seed=5, override_decks=True))
     cut = rounds.pair_top_cut_round(event, judge)
     with app.test_request_context():
-        assert round_title(cut, event) == "Round 3 (top4)"
+        assert round_title(cut, event) == "Round 3 — top 4 cut"

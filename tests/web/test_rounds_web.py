@@ -579,7 +579,7 @@ def test_standings_democratic_points_by_hand(client, public, db, pods, judge, lo
     head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
     legend = page.split('id="tiebreak-legend"', 1)[1].split("</dl>", 1)[0]
     for name in tiebreakers:
-        shown = "Votes" if name == "votes" else name
+        shown = {"votes": "Votes", "OPP": "Opp. points"}.get(name, name)
         assert f'tabindex="0">{escape(shown)}</abbr></th>' in head
         assert f"<dt>{escape(shown)}</dt><dd>" in legend          # explained where a tap cannot show a title
 
@@ -758,7 +758,7 @@ def test_duel_top_cut_button(client, db, make_event, make_player, judge, login):
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/events/{event.id}/rounds/2")
     cut = round_of(db, event, 2)
     assert cut.stage == "top4" and cut.status == "draft" and len(cut.tables) == 2
-    assert "(top4)" in page_of(client.get(f"/events/{event.id}/rounds/2"))
+    assert "Round 2 — top 4 cut" in page_of(client.get(f"/events/{event.id}/rounds/2"))
 
 
 def test_staff_set_and_clear_a_tables_archenemy(client, db, pods, judge, login, organizer):
@@ -814,7 +814,7 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     cut = round_of(db, event, 2)
     assert cut.stage == "top7" and [t.kind for t in cut.tables] == ["pod", "bye", "bye", "bye"]
     page = page_of(client.get(f"/events/{event.id}/rounds/2"))
-    assert "(top7)" in page and "waits for the next stage (top seed)" in page
+    assert "Round 2 — top 7 cut" in page and "waits for the next stage (top seed)" in page
     assert "Seats are chosen in seed order" in page
     act(client, event, "publish", number=2)
     waiting = db.session.get(Registration, cut.tables[1].seats[0].registration_id)
@@ -845,7 +845,7 @@ def test_pod_top_cut_from_the_rounds_page(client, db, make_event, make_player, j
     assert f"<strong><bdi>{name}</bdi></strong> won the final and the event." in standings
     assert re.search(r"table \d+: 4\. <bdi>[^<]+</bdi>, ", standings)   # names isolated from seeds and commas
     assert f'<td class="name"><bdi>{name}</bdi>' in standings
-    assert "Round 2 (top7):" in standings and "Round 3 (top4), the final:" in standings
+    assert "Round 2 (top 7 cut):" in standings and "Round 3 (top 4 cut), the final:" in standings
 
 
 def test_a_drawn_result_from_the_round_page_and_the_phone(client, db, make_event, make_player, judge, login,

@@ -29,11 +29,11 @@ def test_cedh_standings_page_shows_owr_oowr_opp_and_their_formulas(client, db, m
     login(organizer)
     page = client.get(f"/events/{event.id}/standings").get_data(as_text=True)
     head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
-    assert head.index(">OWR</abbr>") < head.index(">OOWR</abbr>") < head.index(">OPP</abbr>")
+    assert head.index(">OWR</abbr>") < head.index(">OOWR</abbr>") < head.index(">Opp. points</abbr>")
     legend = page.split('id="tiebreak-legend"', 1)[1].split("</dl>", 1)[0]
     assert "<dt>OWR</dt><dd>" + str(escape("Opponents' win rate: the average of your opponents' win rates "
                                           "(wins / games played)")) in legend
-    assert "(cEDH: 3 at 0.2)" in legend and "<dt>OOWR</dt>" in legend and "<dt>OPP</dt>" in legend
+    assert "(cEDH: 3 at 0.2)" in legend and "<dt>OOWR</dt>" in legend and "<dt>Opp. points</dt>" in legend
     assert "<i>P" not in page
     # The API gives every value of the profile's tiebreakers.
     body = client.get(f"/api/v1/events/{event.id}/standings").get_json()

@@ -1,5 +1,6 @@
 from flask import Blueprint, render_template, request
 
+from ..events.listing import current_events
 from ..web.handler import handler
 from .operations import card_status
 from .repository import DbCardPool
@@ -10,7 +11,8 @@ bp = Blueprint("cards", __name__)
 @bp.get("/")
 @handler()
 def index(rh):
-    """The first page: card database status and a card search with did-you-mean."""
+    """The first page: the events open for registration or under way (their registration and standings
+    links), the card database status and a card search with did-you-mean."""
     query = (request.args.get("q") or "").strip()[:200]
     card = suggestions = None
     if query:
@@ -19,4 +21,4 @@ def index(rh):
         if card is None:
             suggestions = pool.suggest(query)
     return render_template("cards/index.html", status=card_status(), query=query, card=card,
-                           suggestions=suggestions)
+                           suggestions=suggestions, events=current_events())

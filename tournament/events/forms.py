@@ -6,6 +6,7 @@ is allowed and their refusals are mapped back onto these fields.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from zoneinfo import ZoneInfo
 
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -16,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..decks.rulesets import list_rulesets
-from ..scoring import default_prize_conditions
+from ..scoring import UnknownScoringProfile, default_prize_conditions, get_profile
 from ..scoring.draws import end_of_round_procedures
 from ..i18n import LANGUAGES, data_text
 from ..timezones import local, machine_zone, valid_zone, zone_names
@@ -32,8 +33,26 @@ PLAYER_CAP = bounds(EventSettings, "player_cap")
 
 MODE_LABELS = {"pods": _l("Pods (multiplayer)"), "duel": _l("Duel (1v1, best of three)")}
 STATUS_LABELS = {"registration": _l("Registration open"), "running": _l("Running"), "finished": _l("Finished")}
-SCORING_LABELS = {"democratic": _l("Democratic (votes)"), "survival": _l("Survival"), "cedh": _l("cEDH (win/draw)"),
-                  "mtr": _l("MTR (match points)")}
+
+
+class _ProfileNames(Mapping):
+    """A scoring profile's name in the reader's language: the profile's own name (tournament/data/scoring/),
+    the one the rules sheet, the standings and the API say too."""
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return data_text(get_profile(key).name)
+        except UnknownScoringProfile:
+            raise KeyError(key) from None
+
+    def __iter__(self):
+        return iter(SCORING_PROFILES)
+
+    def __len__(self) -> int:
+        return len(SCORING_PROFILES)
+
+
+SCORING_LABELS = _ProfileNames()
 VARIANT_LABELS = {"none": _l("None (normal Commander)"),
                   "archenemy": _l("Archenemy (one archenemy per pod against a team)"),
                   "supervillain_rumble": _l("Supervillain Rumble (every player an archenemy)")}

@@ -25,6 +25,7 @@ from ..i18n import LANGUAGES, message_text
 from ..rounds.pairing.cut import CUT_DEAL, CUT_DRAW, CUT_SEATING, CUT_TOP40, POD_CUTS
 from ..rounds.pairing.pods import ODD_PODS
 from ..rounds.pairing.domain import LEFTOVER_POLICIES
+from ..scoring import get_profile
 from ..scoring.draws import END_OF_ROUND
 from ..timezones import valid_zone, zone_names
 from . import names
@@ -325,6 +326,10 @@ EntryFee = Annotated[str | None, _checked(lambda v, f: clean_text(v, f, str(_l("
                                         "card\"); null or empty: none."})]
 
 
+# The scoring profiles by their names, as the pages, the rules sheet and the standings call them.
+PROFILE_NAMES = "Scoring profile: " + "; ".join(f"{p}: {get_profile(p).name}" for p in SCORING_PROFILES) + "."
+
+
 class EventSettings(Body):
     """Every setting of an event; only the fields sent are read (PATCH changes only those)."""
     what: ClassVar[str] = "event"
@@ -349,7 +354,7 @@ class EventSettings(Body):
     sideboard_minutes: whole(SIDEBOARD_MINUTES, _l("Sideboarding between games"),
                              "1v1: minutes of sideboarding before games 2 and 3 (from the previous game's report "
                              "until a player starts the game; default 3).") = None
-    scoring_profile: choice(SCORING_PROFILES, _l("The scoring profile")) = None
+    scoring_profile: choice(SCORING_PROFILES, _l("The scoring profile"), PROFILE_NAMES) = None
     round_minutes: whole(ROUND_MINUTES, _l("The round length"), "Minutes per round.") = None
     decklist_deadline: Annotated[datetime | None, _checked(_deadline), Field(
         description="ISO 8601; without an offset it is UTC. Between the years 2000 and 2999.")] = None

@@ -25,6 +25,7 @@ from ..errors import Refused
 from ..web import EXPIRED, error_response, json_error, json_fields, json_request, links, polled, whole_number
 from ..web.handler import FormRefused, handler
 from . import audit, loading, operations as ops
+from .summary import settings_rows
 from .forms import (MODE_LABELS, SCORING_LABELS, STATUS_LABELS, ActionForm, CopyEventForm, DecklistForm,
                     EventForm, NotesForm, RegistrationForm, RenameForm, StaffForm, uploaded)
 
@@ -234,7 +235,7 @@ def _dashboard(event, late_form=None, status=200):
         late_form=late_form or RegistrationForm(formdata=None),
         can_edit=ops.may_manage(g.user, event),
         register_url=links.external(ops.public_base(event), "events.register", event_id=event.id),
-        deadline_passed=ops.deadline_passed(event)), status
+        deadline_passed=ops.deadline_passed(event), more_settings=settings_rows(event)), status
 
 
 @bp.get("/events/<int:event_id>")

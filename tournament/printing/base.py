@@ -45,6 +45,7 @@ STYLES = {
     "h3": ParagraphStyle("h3", parent=BASE, fontName=fonts.BOLD, fontSize=11, leading=13, spaceBefore=4,
                          spaceAfter=2),
     "big": ParagraphStyle("big", parent=BASE, fontSize=16, leading=19),
+    "box": ParagraphStyle("box", parent=BASE, fontSize=13, leading=14),
     "big-bold": ParagraphStyle("big-bold", parent=BASE, fontName=fonts.BOLD, fontSize=16, leading=19),
     "big-right": ParagraphStyle("big-right", parent=BASE, fontName=fonts.BOLD, fontSize=16, leading=19,
                                 alignment=TA_RIGHT),
@@ -152,7 +153,7 @@ class PrintDocument:
         if self.info.round_number is None:
             return ""
         if self.info.stage and self.info.stage not in ("swiss", "pods"):
-            return self._("Round %(number)s (%(stage)s)", number=self.info.round_number,
+            return self._("Round %(number)s — %(stage)s", number=self.info.round_number,
                           stage=self.info.stage_label or self.info.stage)
         return self._("Round %(number)s", number=self.info.round_number)
 
@@ -231,12 +232,50 @@ class PrintDocument:
         return out
 
 
-class TextRows(Flowable):
-    """A fast table of one-line plain-text cells: for thousands of rows (pairings, standings).
+MIN_SIZE = 8          # no printed name or cell below 8 pt: a longer one wraps onto more lines instead
 
-    Cells are drawn straight on the canvas with per-script font runs; a cell too wide for its
-    column is set in smaller type rather than cut. `groups` are row indexes that start a group
-    (a pod): a rule is drawn above them and a page break never falls inside a group.
+
+def wrap_text(text: str, room: float, size: float, bold: bool = False) -> list[str]:
+    """`text` cut into lines no wider than `room` at `size`: at spaces where it can, else between characters."""
+    lines, line = [], ""
+    for word in text.replace("\n", " ").split(" "):
+        candidate = f"{line} {word}" if line else word
+        if fonts.string_width(candidate, size, bold) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:                      # a word wider than the line: break it between characters
+            if line and fonts.string_width(line + ch, size, bold) > room:
+                lines.append(line)
+                line = ""
+            line += ch
+    if line:
+        lines.append(line)
+    return lines or [""]
+
+
+def cell_layout(text: str, room: float, size: float, bold: bool = False) -> tuple[float, list[str]]:
+    """(font size, lines) of a table cell: one line at `size`, or a little smaller down to 8 pt, else
+    wrapped onto several lines at a readable size (never below MIN_SIZE)."""
+    w = fonts.string_width(text, size, bold)
+    if w <= room or room <= 0:
+        return size, [text]
+    shrunk = size * room / w
+    if shrunk >= MIN_SIZE:
+        return shrunk, [text]
+    wrap_size = max(MIN_SIZE, min(size, 9))
+    return wrap_size, wrap_text(text, room, wrap_size, bold)
+
+
+class TextRows(Flowable):
+    """A fast table of plain-text cells: for thousands of rows (pairings, standings).
+
+    Cells are drawn straight on the canvas with per-script font runs; a cell too wide for its column is set
+    a little smaller (down to 8 pt), and past that wraps onto more lines, its row taller: never cut, never
+    below 8 pt. `groups` are row indexes that start a group (a pod): a rule is drawn above them and a page
+    break never falls inside a group.
     """
 
     def __init__(self, rows, widths, size: float = 10, header=None, bold=(), align=None, zebra: bool = False,
@@ -253,20 +292,41 @@ class TextRows(Flowable):
         self.pad = pad
         self.row_height = size * 1.55
         self.width = sum(self.widths)
+        self.heights = [self._height(r) for r in self.rows]
 
     def _kw(self):
         return dict(size=self.size, header=self.header, bold=self.bold, align=self.align, zebra=self.zebra,
                     pad=self.pad, clean=True)
 
+    def _height(self, cells, bold_all: bool = False) -> float:
+        """A row's height: one line, or as many as its most wrapped cell needs."""
+        lines = 1
+        for i, (text, width) in enumerate(zip(cells, self.widths)):
+            bold, room = bold_all or i in self.bold, width - 2 * self.pad
+            if text and fonts.string_width(text, self.size, bold) > room:
+                lines = max(lines, len(cell_layout(text, room, self.size, bold)[1]))
+        if lines == 1:
+            return self.row_height
+        return self.row_height + (lines - 1) * max(MIN_SIZE, min(self.size, 9)) * 1.2
+
     def _header_height(self) -> float:
-        return self.row_height if self.header else 0
+        return self._height(self.header, bold_all=True) if self.header else 0
 
     def wrap(self, available_width, available_height):
-        self.height = self._header_height() + len(self.rows) * self.row_height
+        self.height = self._header_height() + sum(self.heights)
         return self.width, self.height
 
+    def _fit(self, available_height) -> int:
+        room, fit = available_height - self._header_height(), 0
+        for h in self.heights:
+            if room < h:
+                break
+            room -= h
+            fit += 1
+        return fit
+
     def split(self, available_width, available_height):
-        fit = int((available_height - self._header_height()) // self.row_height)
+        fit = self._fit(available_height)
         if fit <= 0 or fit >= len(self.rows):
             return [] if fit <= 0 else [self]
         groups = None
@@ -283,22 +343,19 @@ class TextRows(Flowable):
     def _cell(self, c, x, y, text, width, bold, align) -> None:
         if not text:
             return
-        room = width - 2 * self.pad
-        size = self.size
-        w = fonts.string_width(text, size, bold)
-        if w > room > 0:
-            size = max(size * room / w, 4)
-            w = fonts.string_width(text, size, bold)
-        if align == "right":
-            tx = x + width - self.pad - w
-        elif align == "center":
-            tx = x + (width - w) / 2
-        else:
-            tx = x + self.pad
-        for font, chunk in fonts.runs(text, bold):
-            c.setFont(font, size)
-            c.drawString(tx, y, chunk)
-            tx += pdfmetrics.stringWidth(chunk, font, size)
+        size, lines = cell_layout(text, width - 2 * self.pad, self.size, bold)
+        for n, line in enumerate(lines):
+            w = fonts.string_width(line, size, bold)
+            if align == "right":
+                tx = x + width - self.pad - w
+            elif align == "center":
+                tx = x + (width - w) / 2
+            else:
+                tx = x + self.pad
+            for font, chunk in fonts.runs(line, bold):
+                c.setFont(font, size)
+                c.drawString(tx, y - n * size * 1.2, chunk)
+                tx += pdfmetrics.stringWidth(chunk, font, size)
 
     def _row(self, c, top, cells, bold_all=False) -> None:
         baseline = top - self.row_height + (self.row_height - self.size) / 2 + self.size * 0.22
@@ -309,12 +366,12 @@ class TextRows(Flowable):
 
     def draw(self):
         c = self.canv
-        rh = self.row_height
         top = self.height
         c.saveState()
         c.setLineWidth(0.25)
         c.setStrokeColor(GRID)
         if self.header:
+            rh = self._header_height()
             c.setFillColor(SHADE)
             c.rect(0, top - rh, self.width, rh, stroke=0, fill=1)
             c.setFillColor(colors.black)
@@ -326,18 +383,21 @@ class TextRows(Flowable):
             c.setStrokeColor(GRID)
             top -= rh
         starts = set(self.groups or ())
-        for i, cells in enumerate(self.rows):
-            if self.zebra and i % 2:
-                c.setFillColor(SHADE)
-                c.rect(0, top - rh, self.width, rh, stroke=0, fill=1)
-                c.setFillColor(colors.black)
-            if i in starts:
-                c.setStrokeColor(colors.black)
-                c.setLineWidth(0.8)
-                c.line(0, top, self.width, top)
-                c.setLineWidth(0.25)
-                c.setStrokeColor(GRID)
-            self._row(c, top, cells)
-            c.line(0, top - rh, self.width, top - rh)
+        for i, (cells, rh) in enumerate(zip(self.rows, self.heights)):
+            self._draw_row(c, i, top, cells, rh, i in starts)
             top -= rh
         c.restoreState()
+
+    def _draw_row(self, c, i, top, cells, rh, starts_group) -> None:
+        if self.zebra and i % 2:
+            c.setFillColor(SHADE)
+            c.rect(0, top - rh, self.width, rh, stroke=0, fill=1)
+            c.setFillColor(colors.black)
+        if starts_group:
+            c.setStrokeColor(colors.black)
+            c.setLineWidth(0.8)
+            c.line(0, top, self.width, top)
+            c.setLineWidth(0.25)
+            c.setStrokeColor(GRID)
+        self._row(c, top, cells)
+        c.line(0, top - rh, self.width, top - rh)

@@ -98,6 +98,7 @@ class StandingsData:
     after_round: int | None = None
     column_names: tuple[str, ...] = ()     # the columns' headings in the document's language (): the names
     legend: tuple[tuple[str, str], ...] = ()   # (heading, what it means and its formula) per tiebreaker column
+    winner: str = ""                       # the top cut's winner (the final's), once the final has a result
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import unicodedata
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, PageBreak, Spacer
+from reportlab.platypus import KeepTogether, PageBreak, Spacer, Table, TableStyle
 
 from . import data as d
 from .base import CutLine, PrintDocument, TextRows, para
@@ -143,8 +143,10 @@ class Standings(PrintDocument):
         _ = self._
         heading = (_("Standings after round %(number)s", number=data.after_round) if data.after_round
                    else self.heading)
-        out = [para(heading, "title"), para(_("Scoring: %(name)s", name=data.profile_name), "small"),
-               Spacer(1, 3 * mm)]
+        out = [para(heading, "title")]
+        if data.winner:
+            out.append(para(_("%(name)s won the final and the event.", name=data.winner), "h2"))
+        out += [para(_("Scoring: %(name)s", name=data.profile_name), "small"), Spacer(1, 3 * mm)]
         cols = list(data.columns)
         names = list(data.column_names) if len(data.column_names) == len(cols) else cols
         header = ("#", _("Name"), _("Points"), *names, _("Record")) + ((_("Votes"),) if data.uses_votes else ())
@@ -183,8 +185,8 @@ class ResultSlips(PrintDocument):
         slips = [t for t in data.tables if t.kind != "bye"]
         if not slips:
             return [para(self._("This round has no tables to report."))]
-        return cut_apart(KeepTogether(self._match_slip(t) if t.kind == "match" else self._pod_slip(t))
-                         for t in slips)
+        return three_per_page((self._match_slip(t) if t.kind == "match" else self._pod_slip(t) for t in slips),
+                              self.frame_width, self.frame_height)
 
     def _title(self, t: d.TableLine) -> list:
         values = dict(number=t.number, round=self.round_text(), event=self.info.event_name)
@@ -193,38 +195,52 @@ class ResultSlips(PrintDocument):
                           minutes=t.extra_minutes, **values)
         else:
             text = self._("Table %(number)s · %(round)s · %(event)s", **values)
-        return [para(text, "h2")]
+        return [para(text, "h3")]
 
     def _signatures(self, t: d.TableLine) -> list:
         w = self.frame_width
         signature = self._("Signature: ________________________")
         rows = [[para(f"{s.name}", "cell"), para(signature, "cell")] for s in t.seats]
-        return [Spacer(1, 2 * mm), para(self._("Signatures: every player confirms the result"), "h3"),
+        return [para(self._("Signatures: every player confirms the result"), "small"),
                 self.table(rows, [w * 0.45, w * 0.55], header=False,
                            extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)])]
 
     def _pod_slip(self, t: d.TableLine) -> list:
+        """One table per pod, small enough for three on a page: each seat's row has the boxes to tick, the
+        vote and the player's signature."""
         data: d.SlipsData = self.data
         _ = self._
         w = self.frame_width
-        header = [para(_("Seat"), "head"), para(_("Player"), "head"), para(_("Survived"), "head"),
-                  para(_("Eliminated (order)"), "head")]
-        widths = [12 * mm, w - 12 * mm - 22 * mm - 34 * mm, 22 * mm, 34 * mm]
-        rows = [[para(str(s.seat), "cell"), para(s.name, "cell"), para(BOX, "big"), para(f"{BOX}  #____", "big")]
-                for s in t.seats]
-        block = self._title(t) + [self.table([header] + rows, widths)]
+        heads = [_("Seat"), _("Player"), _("Survived"), _("Out (order)")]
+        fixed = [11 * mm, 0, 20 * mm, 20 * mm]
         if data.uses_votes:
-            block.append(para(_("Votes: each player names the one other player who made the game most fun"), "h3"))
-            vrows = [[para(_("%(name)s votes for:", name=s.name), "cell"), para("_" * 34, "cell")] for s in t.seats]
-            block.append(self.table(vrows, [w * 0.45, w * 0.55], header=False,
-                                    extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
+            heads.append(_("Votes for"))
+            fixed.append(34 * mm)
+        heads.append(_("Signature"))
+        fixed.append(32 * mm)
+        fixed[1] = w - sum(fixed)
+        rows = [[para(str(s.seat), "cell"), para(s.name, "cell"), para(BOX, "box"), para(f"{BOX} #__", "box")]
+                + ([para("", "cell")] if data.uses_votes else []) + [para("", "cell")] for s in t.seats]
+        block = self._title(t) + [self.table([[para(h, "head") for h in heads]] + rows, fixed)]
+        hint = (_("Survived: tick. Out: the order players were eliminated (1 = first out). Votes for: the one "
+                  "other player who made the game most fun. Every player signs to confirm.") if data.uses_votes
+                else _("Survived: tick. Out: the order players were eliminated (1 = first out). Every player "
+                       "signs to confirm."))
+        block.append(para(hint, "small"))
         if data.prize_conditions:
-            block.append(para(_("Alternate prize conditions (holder and value)"), "h3"))
-            blank = _("Player: ____________________  Value: ______")
-            prow = [[para(c.name, "cell"), para(blank, "cell")] for c in data.prize_conditions]
-            block.append(self.table(prow, [w * 0.45, w * 0.55], header=False,
-                                    extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white)]))
-        return block + self._signatures(t)
+            block.append(self._prize_lines(data.prize_conditions))
+        return block
+
+    def _prize_lines(self, conditions):
+        """The alternate prize conditions, two to a line: the condition, then blanks for the holder and value."""
+        w = self.frame_width
+        blank = self._("Player: ____________  Value: ____")
+        cells = [[para(c.name, "small"), para(blank, "small")] for c in conditions]
+        rows = [sum(cells[i:i + 2], []) + [para("", "small")] * (4 - 2 * len(cells[i:i + 2]))
+                for i in range(0, len(cells), 2)]
+        return self.table(rows, [w * 0.24, w * 0.26] * 2, header=False,
+                          extra=[("LINEBELOW", (0, 0), (-1, -1), 0, colors.white), ("TOPPADDING", (0, 0), (-1, -1), 1),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
 
     def _match_slip(self, t: d.TableLine) -> list:
         data: d.SlipsData = self.data
@@ -412,6 +428,29 @@ class Poster(PrintDocument):
             out.append(para(p.venue, "center"))
         return out + [para(self._("Scan to register, check your deck and find your table"), "h2"), Spacer(1, 4 * mm),
                       drawing, Spacer(1, 4 * mm), para(p.url, "center")]
+
+
+def three_per_page(blocks, width: float, height: float) -> list:
+    """Result slips three to a page, each in its third with a scissors line between: a slip that fits its
+    third is set in a box of exactly that height (the cuts fall in the same place on every page); a
+    bigger one (a long pod, long names) takes the room it needs."""
+    cut = CutLine(space=2 * mm)
+    slot = (height - 2 * cut.wrap(width, height)[1]) / 3 - 1
+    out = []
+    for i, block in enumerate(blocks):
+        if i % 3:
+            out.append(CutLine(space=2 * mm))
+        content = KeepTogether(block)
+        if i % 3 == 0 and i:
+            out.append(PageBreak())
+        if sum(f.wrap(width, height)[1] + f.getSpaceBefore() + f.getSpaceAfter() for f in block) <= slot:
+            box = Table([[block]], colWidths=[width], rowHeights=[slot])
+            box.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                     ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+            content = box
+        out.append(content)
+    return out
 
 
 def cut_apart(blocks) -> list:

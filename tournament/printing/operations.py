@@ -284,7 +284,20 @@ def standings_data(event: Event, rnd, now=None, after: int | None = None) -> d.S
         tuple(d.StandingLine(r.rank, r.name, r.points, dict(r.tiebreakers), record_text(r.tally), r.votes)
               for r in rows),
         after_round=after, column_names=names,
-        legend=tuple((n, tiebreaker_words().get(c, "")) for n, c in zip(names, columns)))
+        legend=tuple((n, tiebreaker_words().get(c, "")) for n, c in zip(names, columns)),
+        winner=_cut_winner_name(event, after))
+
+
+def _cut_winner_name(event: Event, after: int | None) -> str:
+    """The name of the player who won the top cut's final, when the standings are printed after it."""
+    published = [r for r in rounds.rounds_of(event) if r.status != "draft"]
+    cut = rounds.cut_results(event, published)
+    if not cut or not cut[-1]["final"] or cut[-1]["tables"][0]["winner"] is None:
+        return ""
+    if after is not None and after < cut[-1]["round"]:
+        return ""
+    winner = cut[-1]["tables"][0]["winner"]
+    return next((r.name for r in event.registrations if r.id == winner), "")
 
 
 def _value_text(value) -> str:
@@ -561,12 +574,10 @@ def _swap_rule(rs, event: Event) -> str:
              "general cannot be swapped. Cards left outside may be fetched by 'wish' cards only.", **values)
 
 
-TIEBREAKER_NAMES = {"votes": N_("votes"), "random": N_("random")}     # OPP, OMW%, GW%, OGW% print as they are
-
-
 def _tiebreaker_name(name: str) -> str:
-    """A tiebreaker in the rules sheet's sentence (lower case: "OPP, then votes, then random")."""
-    return _(TIEBREAKER_NAMES[name]) if name in TIEBREAKER_NAMES else name
+    """A tiebreaker in the rules sheet's sentence ("Opp. points, then votes, then random draw"): its name as the
+    standings columns say it (tiebreakers.json), lower case after the first in languages that have case."""
+    return column_name(name)
 
 
 def _scoring_rules(event: Event) -> tuple[str, list[str]]:
@@ -575,6 +586,7 @@ def _scoring_rules(event: Event) -> tuple[str, list[str]]:
         return str(event.scoring_profile), []
     out = [_known(profile.description)] if profile.description else []
     ties = [_tiebreaker_name(t) for t in profile.tiebreakers]
+    ties = ties[:1] + [t[:1].lower() + t[1:] if t[:2].isalpha() and not t[:2].isupper() else t for t in ties[1:]]
     if ties:
         out.append(_("Ties are broken by: %(tiebreakers)s.", tiebreakers=_sep().join(ties)))
     if event.mode == "pods" and event.bye_points is not None:

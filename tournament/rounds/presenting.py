@@ -27,24 +27,25 @@ def name_key(name: str) -> str:
 
 
 def stage_text(stage: str | None) -> str:
-    """A round's stage in words: "pods", "swiss", "top8" (the stored value is English already)."""
+    """A round's stage in words: "pods", "swiss", "top 8 cut" (the stored value is English already)."""
     stage = stage or ""
     if stage == "pods":
         return _("pods")
     if stage == "swiss":
         return _("swiss")
     if stage.startswith("top") and stage[3:].isdigit():
-        return _("top%(size)s", size=int(stage[3:]))
+        return _("top %(size)s cut", size=int(stage[3:]))
     return stage
 
 
 def round_title(rnd, event=None) -> str:
-    """"Round 3", "Round 3 of 5", "Round 6 (top4)": a round's heading, its stage named past the Swiss rounds
+    """"Round 3", "Round 3 of 5", "Round 6 — top 4 cut": a round's heading, its stage named past the Swiss rounds
     (a cut round is past the planned ones: "Round 4 of 3" would read as a mistake)."""
     event = event if event is not None else rnd.event
     planned = event.planned_rounds if event is not None else None
     if rnd.stage not in ("pods", "swiss"):
-        return _("Round %(number)s (%(stage)s)", number=rnd.number, stage=stage_text(rnd.stage))
+        # TRANSLATORS: "Round 6 — top 4 cut": the stage is "top %(size)s cut" translated.
+        return _("Round %(number)s — %(stage)s", number=rnd.number, stage=stage_text(rnd.stage))
     if planned:
         return _("Round %(number)s of %(planned)s", number=rnd.number, planned=planned)
     return _("Round %(number)s", number=rnd.number)
@@ -245,9 +246,13 @@ def match_status(table, names: dict[int, str]) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _tiebreaker_data() -> dict[str, str]:
+def _tiebreaker_file() -> dict:
     path = Path(__file__).resolve().parents[1] / "data" / "standings" / "tiebreakers.json"
-    return dict(json.loads(path.read_text(encoding="utf-8"))["tiebreakers"])
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _tiebreaker_data() -> dict[str, str]:
+    return dict(_tiebreaker_file()["tiebreakers"])
 
 
 def tiebreaker_words() -> dict[str, str]:
@@ -256,5 +261,7 @@ def tiebreaker_words() -> dict[str, str]:
 
 
 def column_name(column: str) -> str:
-    """A standings column's heading: the tiebreaker's short name (OPP, OMW%, GW%) as printed; votes in words."""
-    return _("Votes") if column == "votes" else column
+    """A standings column's heading: the tiebreaker's name in the reader's language ("Opp. points", "Votes";
+    tiebreakers.json "names"); the MTR's OMW%, GW%, OGW% and TopDeck's OWR, OOWR as printed."""
+    name = _tiebreaker_file().get("names", {}).get(column)
+    return data_text(name) if name else column
