@@ -193,14 +193,13 @@ def _sqlite_write_lock(session, _transaction, connection) -> None:
     if raw is None or raw.in_transaction:
         return
     if not wants_write_lock():      # a read that stores something on the way (a swap window's first look)
-        wait = 0 if database_held() else READ_WRITE_WAIT_MS         # waits a moment at most
-        connection.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")
+        _busy_timeout(connection, 0 if database_held() else READ_WRITE_WAIT_MS)     # waits a moment at most
         return
     if not session.info.get(_WRITER_KEY):
         _queue(session)
     started = _held["head"] = time.monotonic()
     try:
-        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(g.get('write_wait', 5.0) * 1000)}")
+        _busy_timeout(connection, int(g.get("write_wait", 5.0) * 1000))
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     except BaseException as e:
         _release_writer(session)
@@ -211,6 +210,15 @@ def _sqlite_write_lock(session, _transaction, connection) -> None:
     finally:
         _held["head"] = None
     _held["since"] = None
+
+
+def _busy_timeout(connection, ms: int) -> None:
+    """Set SQLite's busy timeout on this pooled connection only when it changes: a read request's transaction
+    costs no extra statement (the connection remembers what it was last given)."""
+    info = connection.connection.info
+    if info.get("busy_timeout_ms") != ms:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {ms}")
+        info["busy_timeout_ms"] = ms
 
 
 def _write_wait(seconds: float) -> None:
