@@ -8,6 +8,7 @@ from io import BytesIO
 
 import pytest
 from pdfminer.high_level import extract_text
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -40,7 +41,8 @@ with app.app_context():
 
 
 def wait(browser, seconds=10):
-    return WebDriverWait(browser, seconds)
+    """A wait that looks again when the element it reads belongs to a page being replaced ("stale element")."""
+    return WebDriverWait(browser, seconds, ignored_exceptions=(WebDriverException,))
 
 
 def flashes(browser) -> str:

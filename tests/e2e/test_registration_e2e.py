@@ -7,7 +7,7 @@ desk, one with a scanner-style access code + Enter; one drops.
 import re
 from pathlib import Path
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -22,7 +22,8 @@ HOSTILE_NAME = "<b>Bobby</b> Tables"
 
 
 def wait(browser, seconds=10):
-    return WebDriverWait(browser, seconds)
+    """A wait that looks again when the element it reads belongs to a page being replaced ("stale element")."""
+    return WebDriverWait(browser, seconds, ignored_exceptions=(WebDriverException,))
 
 
 def set_value(browser, element, text):
