@@ -149,3 +149,40 @@ async def organizer(base: str, data: dict, floor: bool, wait: float, published: 
         figures["round_page_ms"], _ = await timed_ms(desk, "GET", round_url)
         await asyncio.sleep(0.5)
         figures["dashboard_ms"], _ = await timed_ms(desk, "GET", f"/events/{data['event']}")
+
+
+def bench_round(url: str, instance: str, players: int, name: str, extract, deck: str | None = None,
+                started: bool = False, secret: str = "bench-load"):
+    """What every load benchmark starts from: the schema and starter cards (`flask db upgrade`, `flask cards
+    starter`), the organizer "Olga Bench", a pods event of `players` with decklists, all checked in, and round 1
+    paired (published and started when `started`). Returns extract(event, round, registrations), computed
+    while the rows are loaded."""
+    import os
+    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": secret}
+    os.environ.update(env)
+    repo = Path(__file__).resolve().parents[1]
+    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
+    for args in (["db", "upgrade"], ["cards", "starter"]):
+        subprocess.run(flask + args, env=env, cwd=repo, check=True, capture_output=True)
+    from tournament import create_app
+    from tournament.auth.operations import create_user
+    from tournament.events import operations as events
+    from tournament.extensions import db
+    from tournament.rounds import operations as rounds
+    deck = deck or (repo / "tournament" / "data" / "demo_decks" / "kenrith.txt").read_text(encoding="utf-8")
+    app = create_app()
+    with app.app_context():
+        olga = create_user("Olga Bench", PASSWORD, "organizer")
+        event = events.create_event(olga, {"name": name, "ruleset": "edh-2010", "pod_size": 4})
+        regs = [events.register_player(event, {"name": f"Player {i:03d}", "decklist": deck}, user=olga)
+                for i in range(players)]
+        for reg in regs:
+            events.check_in(reg, olga)
+        rnd = rounds.pair_next_round(event, olga, seed=2026)
+        if started:
+            rounds.publish_and_start(rnd, olga)
+        db.session.commit()
+        out = extract(event, rnd, regs)
+        db.session.remove()
+        db.engine.dispose()
+    return out

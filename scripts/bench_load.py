@@ -54,7 +54,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from tournament.rounds.views import REFRESH_SECONDS as POLL_SECONDS   # as often as the pages' script asks
 sys.path.insert(0, str(REPO / "scripts"))
-from bench_hall import balancer_command, floor_command, organizer, wait_until_up  # noqa: E402
+from bench_hall import balancer_command, bench_round, floor_command, organizer, wait_until_up  # noqa: E402
 RAMP_SECONDS = 10         # the phones open their pages during check-in, within 10 s, before round 1 is
                           # published; publishing it changes every page at once: the round-start burst
 PROJECTORS = 5
@@ -69,42 +69,15 @@ def free_port() -> int:
 
 def prepare(url: str, instance: str, players: int, reset: bool) -> dict:
     """Schema, cards, an organizer, and round 1 of a pods event with decklists, paired as a draft."""
-    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": "bench-load"}
-    os.environ.update(env)
     if reset and url.startswith("postgres"):
-        import sqlalchemy as sa
-        from tournament.config import database_url_from_env
-        engine = sa.create_engine(database_url_from_env(url))
-        with engine.begin() as conn:
-            conn.execute(sa.text("DROP SCHEMA IF EXISTS public CASCADE"))
-            conn.execute(sa.text("CREATE SCHEMA public"))
-        engine.dispose()
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
-    for args in (["db", "upgrade"], ["cards", "starter"]):
-        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
-    from tournament import create_app
-    from tournament.auth.operations import create_user
-    from tournament.events import operations as events
-    from tournament.extensions import db
-    from tournament.rounds import operations as rounds
-    deck = (REPO / "tournament" / "data" / "demo_decks" / "kenrith.txt").read_text(encoding="utf-8")
-    app = create_app()
-    with app.app_context():
-        olga = create_user("Olga Bench", "correct horse battery", "organizer")
-        event = events.create_event(olga, {"name": "Load test", "ruleset": "edh-2010", "pod_size": 4})
-        regs = [events.register_player(event, {"name": f"Player {i:03d}", "decklist": deck}, user=olga)
-                for i in range(players)]
-        for reg in regs:
-            events.check_in(reg, olga)
-        rnd = rounds.pair_next_round(event, olga, seed=2026)
-        db.session.commit()
+        prepare_reset(url)
+
+    def extract(event, rnd, regs):
         tables = [{"id": t.id, "number": t.number, "seats": [(s.registration_id, s.registration.access_code)
                                                              for s in t.seats]}
                   for t in rnd.tables if t.kind == "pod"]
-        out = {"event": event.id, "tables": tables, "codes": [r.access_code for r in regs], "round": rnd.id}
-        db.session.remove()
-        db.engine.dispose()
-    return out
+        return {"event": event.id, "tables": tables, "codes": [r.access_code for r in regs], "round": rnd.id}
+    return bench_round(url, instance, players, "Load test", extract)
 
 
 def publish(round_id: int) -> None:

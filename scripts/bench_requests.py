@@ -39,6 +39,8 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+from bench_hall import bench_round  # noqa: E402
 
 GOALS = {"poll_304": 1.3, "round_box": 4.0, "player_page": 8.0, "result_post": 10.0}
 KINDS = ("trivial", "poll_304", "round_box", "player_page", "projector", "result_post")
@@ -67,35 +69,10 @@ def server_cpu_seconds(pid: int) -> float:
 
 def prepare(url: str, instance: str, players: int) -> dict:
     """Schema, cards, an organizer, a pods event of `players` with decklists, round 1 published and started."""
-    env = {"DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": "bench-requests"}
-    os.environ.update(env)
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
-    for args in (["db", "upgrade"], ["cards", "starter"]):
-        subprocess.run(flask + args, env={**os.environ, **env}, cwd=REPO, check=True, capture_output=True)
-    from tournament import create_app
-    from tournament.auth.operations import create_user
-    from tournament.events import operations as events
-    from tournament.extensions import db
-    from tournament.rounds import operations as rounds
-    deck = (REPO / "tournament" / "data" / "demo_decks" / "kenrith.txt").read_text(encoding="utf-8")
-    app = create_app()
-    with app.app_context():
-        olga = create_user("Olga Bench", "correct horse battery", "organizer")
-        event = events.create_event(olga, {"name": "Request bench", "ruleset": "edh-2010", "pod_size": 4})
-        regs = [events.register_player(event, {"name": f"Player {i:03d}", "decklist": deck}, user=olga)
-                for i in range(players)]
-        for reg in regs:
-            events.check_in(reg, olga)
-        rnd = rounds.pair_next_round(event, olga, seed=2026)
-        db.session.commit()
-        rounds.publish_round(rnd, olga)
-        rounds.start_round(rnd, olga)
-        db.session.commit()
+    def extract(event, rnd, regs):
         tables = [[s.registration.access_code for s in t.seats] for t in rnd.tables if t.kind == "pod"]
-        out = {"event": event.id, "round": rnd.number, "codes": [r.access_code for r in regs], "tables": tables}
-        db.session.remove()
-        db.engine.dispose()
-    return out
+        return {"event": event.id, "round": rnd.number, "codes": [r.access_code for r in regs], "tables": tables}
+    return bench_round(url, instance, players, "Request bench", extract, started=True, secret="bench-requests")
 
 
 TRIVIAL = """

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import httpx
 
+from bench_hall import bench_round
+
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 60.0
 SIDEBOARD = ["Lightning Bolt", "Goblin Piker", "Riftsweeper", "Grindstone", "Boros Guildmage"]
@@ -33,34 +35,13 @@ def _deck() -> tuple[str, str]:
 
 def prepare(url: str, instance: str, players: int) -> dict:
     """A started pods round of `players` with sideboards: every swap window is open."""
-    env = {**os.environ, "DATABASE_URL": url, "INSTANCE_PATH": instance, "SECRET_KEY": "bench-load"}
-    os.environ.update(env)
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi"]
-    for args in (["db", "upgrade"], ["cards", "starter"]):
-        subprocess.run(flask + args, env=env, cwd=REPO, check=True, capture_output=True)
-    from tournament import create_app
-    from tournament.auth.operations import create_user
-    from tournament.events import operations as events
-    from tournament.extensions import db
-    from tournament.rounds import operations as rounds
     deck, out = _deck()
-    app = create_app()
-    with app.app_context():
-        olga = create_user("Olga Bench", "correct horse battery", "organizer")
-        event = events.create_event(olga, {"name": "Swap storm", "ruleset": "edh-2010", "pod_size": 4})
-        regs = [events.register_player(event, {"name": f"Player {i:03d}", "decklist": deck}, user=olga)
-                for i in range(players)]
-        for reg in regs:
-            events.check_in(reg, olga)
-        rnd = rounds.pair_next_round(event, olga, seed=2026)
-        rounds.publish_round(rnd, olga)
-        rounds.start_round(rnd, olga)
-        db.session.commit()
+
+    def extract(event, rnd, regs):
         seated = [(s.registration_id, s.registration.access_code) for t in rnd.tables if t.kind == "pod"
                   for s in t.seats]
-        db.session.remove()
-        db.engine.dispose()
-    return {"seated": seated, "out": out}
+        return {"seated": seated, "out": out}
+    return bench_round(url, instance, players, "Swap storm", extract, deck=deck, started=True)
 
 
 @contextmanager
