@@ -55,6 +55,7 @@
   var meta = document.querySelector('meta[name="csrf-token"]');
   var csrfToken = meta ? meta.getAttribute("content") : "";
   var DEBOUNCE_MS = 150;
+  var POST_TIMEOUT_MS = 15000;
   var timer = null;
   var sequence = 0;        // answers to older searches are ignored
   var lastResults = [];
@@ -240,17 +241,24 @@
       writesDone += 1;
       if (!writesBusy) idleWaiters.splice(0).forEach(function (resolve) { resolve(); });
     };
+    var abort = window.AbortController ? new AbortController() : null;      // a post never hangs the desk:
+    var limit = abort ? setTimeout(function () { abort.abort(); }, POST_TIMEOUT_MS) : null;   // settle always runs
     return fetch(url, {
-      method: "POST", credentials: "same-origin", body: body,
+      method: "POST", credentials: "same-origin", body: body, signal: abort ? abort.signal : undefined,
       headers: {"Accept": "application/json", "X-CSRFToken": csrfToken}
     }).then(function (response) {
+      clearTimeout(limit);
       return response.json().catch(function () { return {}; }).then(function (payload) {
         if (!response.ok) {
           throw new Error((payload.error && payload.error.message) || tr("desk_failed", {status: response.status}));
         }
         return payload;
       });
-    }).then(function (payload) { settle(); return payload; }, function (error) { settle(); throw error; });
+    }).then(function (payload) { settle(); return payload; }, function (error) {
+      clearTimeout(limit);
+      settle();
+      throw error.name === "AbortError" ? new Error(tr("desk_failed", {status: "timeout"})) : error;
+    });
   }
 
   function replaceRow(r, place) {
@@ -273,7 +281,7 @@
     event.preventDefault();
     clearTimeout(timer);
     var query = input.value.trim();
-    if (!query) { search(""); return; }
+    if (!query) { search("").catch(function (e) { say(e.message, "error"); }); return; }
     search(query).then(function (results) {
       if (!results) return;
       var code = normaliseCode(query);
@@ -288,6 +296,7 @@
       return post(registrationsUrl + "/" + encodeURIComponent(target.id) + "/checkin").then(function (payload) {
         say(tr(target.checked_in ? "already_checked_in_name" : "checked_in_name", {name: payload.registration.name}), "ok");
         updateCounters(payload.counters);
+        if (input.value.trim() !== query) return;      // the next code is being typed or scanned: leave it be
         input.value = "";
         input.focus();
         render([payload.registration]);

@@ -139,11 +139,13 @@ def _result_form(table):
 def shared_report_form(reg, table, view) -> Markup:
     """The report form of the table as HTML: rendered once per table, state and language for every phone at
     the table (the form and its template are most of a box's cost), then given this phone's access code and
-    form token. A key holds the table's revision and names, so a correction or a new result is never served
-    from an older copy even within the state version's cache second."""
-    names = tuple((s["id"], s["name"]) for s in view["seats"])
+    form token. A key holds the table's revision, names and seats and the event's prize conditions, so a correction,
+    a new result or a changed setting is never served from an older copy even within the state version's
+    cache second."""
+    names = tuple((s["id"], s["name"], s.get("seat")) for s in view["seats"])
+    prizes = tuple(str(p) for p in (reg.event.prize_conditions or ()))      # the form's prize boxes
     key = (table.id, state_version(reg.event_id), table.result_revision, table.result_state,
-           names, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)))
+           names, prizes, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)))
     kept = current_app.extensions.get("report_forms")
     if kept is None:
         kept = current_app.extensions.setdefault("report_forms", _Kept(4096))     # this app's, per worker
