@@ -128,3 +128,24 @@ def test_phones_reads_hold_at_most_their_share_of_the_threads_and_staff_get_the_
         dispatcher.shutdown()
     assert sorted(served[2:]) == [f"GET /p/P{i}/round" for i in range(6)]
     assert dispatcher.phones_running == 0
+
+
+def test_a_phones_read_that_waited_two_seconds_goes_before_a_stream_of_writes():
+    queue, served = StaffFirstQueue(), []
+    old = Channel("GET", "/p/OLD/round", served)
+    queue.append(old)
+    old.edh_queued_at -= 2.5                                   # it has waited 2.5 s
+    for i in range(3):
+        queue.append(Channel("POST", f"/p/W{i}/swap", served))
+    assert queue.take(True) == (old, True)
+    assert [queue.take(True)[0].name for _ in range(3)] == [f"POST /p/W{i}/swap" for i in range(3)]
+
+
+def test_no_phone_read_is_taken_while_the_phones_threads_are_full():
+    queue, served = StaffFirstQueue(), []
+    phone = Channel("GET", "/p/A/round", served)
+    queue.append(phone)
+    phone.edh_queued_at -= 10
+    queue.append(Channel("GET", "/events/1", served))
+    assert queue.take(False)[0].name == "GET /events/1"
+    assert queue.take(True) == (phone, True)

@@ -6,8 +6,9 @@ phones). Two parts, used by tournament.serve:
 
 - StaffFirstDispatcher: waitress's thread pool with two queues. A thread takes the next request that is
   not a phone's read (staff pages, the projector, every write: results, votes, swaps) before any phone's
-  read; phones' reads are served in their order of arrival, at most half the threads at once, so a staff
-  page shares the processor (one Python thread at a time) with a few renders, not with every thread.
+  read (unless that read has waited 2 s already: a storm of writes never starves the phones); phones' reads
+  are served in their order of arrival, at most half the threads at once, so a staff page shares the
+  processor (one Python thread at a time) with a few renders, not with every thread.
 - ShedStale (WSGI middleware): a phone's read that has already waited `shed_after` seconds in the queue is
   answered at once with 503 and Retry-After instead of being rendered: the phone asks again by itself (the
   poll at its next turn, an opened page by a meta refresh), and the time goes to the phones behind it.
@@ -24,6 +25,7 @@ from waitress.task import ThreadedTaskDispatcher
 PHONE_PREFIXES = ("/p/", "/api/v1/players/")
 READS = frozenset({"GET", "HEAD"})
 SHED_AFTER_SECONDS = 5.0
+PHONE_AGING_SECONDS = 2.0      # a phone's read that waited this long goes before staff requests and writes
 RETRY_AFTER_SECONDS = 2
 # A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); a poll's
 # fetch ignores the answer and asks again at its next poll; an API client reads Retry-After.
@@ -62,7 +64,17 @@ class StaffFirstQueue:
         (self.phones if channel_is_phone_read(channel) else self.others).append(channel)
 
     def popleft(self):
+        """For waitress's shutdown (cancelling what is left): any task."""
         return self.others.popleft() if self.others else self.phones.popleft()
+
+    def take(self, phone_allowed: bool):
+        """The next task for a thread and whether it is a phone's read: staff and writes first, except that a
+        phone's read waiting PHONE_AGING seconds goes first (a long write storm never starves the phones),
+        and a phone's read only when `phone_allowed`."""
+        if self.phones and phone_allowed and (
+                not self.others or time.monotonic() - self.phones[0].edh_queued_at >= PHONE_AGING_SECONDS):
+            return self.phones.popleft(), True
+        return self.others.popleft(), False
 
     def __len__(self) -> int:
         return len(self.others) + len(self.phones)
@@ -101,8 +113,7 @@ class StaffFirstDispatcher(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
-                phone = not self.queue.others
-                task = self.queue.popleft()
+                task, phone = self.queue.take(self.phones_running < self.phone_threads)
                 self.phones_running += phone
             try:
                 task.service()
