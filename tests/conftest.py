@@ -393,3 +393,22 @@ def make_round(db, make_event, make_player, judge):
         db.session.commit()
         return event, rnd, regs
     return make
+
+
+def play_pod_rounds(db, event, judge, regs=(), count=1, seed=5):
+    """Check in `regs`, then play `count` rounds of pods where seat 1 survives (published, started, reported,
+    finished), and commit: the played Swiss that standings, cuts and series tests start from."""
+    from tournament.events import operations as events
+    from tournament.rounds import operations as rounds
+    for reg in regs:
+        events.check_in(reg, judge)
+    for _ in range(count):
+        rnd = rounds.pair_next_round(event, judge, seed=seed, override_decks=True)
+        rounds.publish_round(rnd, judge)
+        rounds.start_round(rnd, judge)
+        for table in rnd.tables:
+            if table.kind == "pod":
+                ids = [s.registration_id for s in table.seats]
+                rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
+        rounds.finish_round(rnd, judge)
+    db.session.commit()

@@ -62,21 +62,6 @@ def test_settings_refuse_unknown_options(field, bad):
     assert field in str(info.value) or "must be" in str(info.value)
 
 
-def _swiss(db, event, judge, regs):
-    for reg in regs:
-        events.check_in(reg, judge)
-    for _ in range(2):
-        rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
-        rounds.publish_round(rnd, judge)
-        rounds.start_round(rnd, judge)
-        for table in rnd.tables:
-            if table.kind == "pod":
-                ids = [s.registration_id for s in table.seats]
-                rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
-        rounds.finish_round(rnd, judge)
-    db.session.commit()
-
-
 @pytest.mark.parametrize("deal, first_pod", [(None, (1, 8, 9, 16)), ("snake", (1, 8, 9, 16)),
                                              ("straight", (1, 5, 9, 13))])
 def test_an_event_top_16_deals_as_its_settings_say(db, make_event, make_player, judge, deal, first_pod):
@@ -85,7 +70,7 @@ def test_an_event_top_16_deals_as_its_settings_say(db, make_event, make_player, 
         settings["cut_deal"] = deal
     event = make_event(**settings)
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 21)]
-    _swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     seeds = [r.player for r in rounds.standings(event)][:16]
     cut = rounds.pair_top_cut_round(event, judge)
     pod1 = next(t for t in cut.tables if t.kind == "pod" and t.number == 1)
@@ -99,7 +84,7 @@ def test_an_event_drawn_cut_pod_follows_its_rule(db, make_event, make_player, ju
         settings["cut_draw"] = rule
     event = make_event(**settings)
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
-    _swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     seeds = [r.player for r in rounds.standings(event)][:7]
     cut = rounds.pair_top_cut_round(event, judge)
     [pod] = [t for t in cut.tables if t.kind == "pod"]
@@ -119,6 +104,8 @@ def test_an_event_drawn_cut_pod_follows_its_rule(db, make_event, make_player, ju
 
 from tournament.rounds.pairing.domain import Entrant        # noqa: E402
 from tournament.rounds.pairing.pods import pair_pods        # noqa: E402
+
+from tests.conftest import play_pod_rounds
 
 
 def _field_after_a_round():
@@ -209,7 +196,7 @@ def test_an_event_top_40_follows_its_shape_to_the_final(db, make_event, make_pla
         settings["cut_top40"] = shape
     event = make_event(**settings)
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 45)]
-    _swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     seeds = [r.player for r in rounds.standings(event)][:40]
     seed = {p: i + 1 for i, p in enumerate(seeds)}
     cut = rounds.pair_top_cut_round(event, judge)

@@ -9,6 +9,8 @@ from tournament.events import operations as events
 from tournament.rounds import operations as rounds
 from tournament.rounds.pairing.cut import POD_CUTS, advancing, cut_stage, pod_winner, stages, valid_cut
 
+from tests.conftest import play_pod_rounds
+
 SHAPES = {   # size -> [(players, waiting, pods), ...] down to the final
     4: [(4, 0, 1)],
     7: [(7, 3, 1), (4, 0, 1)],
@@ -73,25 +75,10 @@ def test_a_player_seeded_twice_is_refused():
 
 # ---------------------------------------------------------------- through the operations
 
-def _play_swiss(db, event, judge, regs, rounds_to_play=2):
-    for reg in regs:
-        events.check_in(reg, judge)
-    for _ in range(rounds_to_play):
-        rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
-        rounds.publish_round(rnd, judge)
-        rounds.start_round(rnd, judge)
-        for table in rnd.tables:
-            if table.kind == "pod":
-                ids = [s.registration_id for s in table.seats]
-                rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
-        rounds.finish_round(rnd, judge)
-    db.session.commit()
-
-
 def test_a_top_7_in_a_pod_event(db, make_event, make_player, judge):
     event = make_event(top_cut=7, scoring_profile="survival", cut_draw="survivor")
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
-    _play_swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     before = [(r.player, r.points) for r in rounds.standings(event)]
     seeds = [p for p, _ in before[:7]]
 
@@ -128,7 +115,7 @@ def test_a_top_7_in_a_pod_event(db, make_event, make_player, judge):
 def test_a_cut_round_finishes_only_with_every_pods_result(db, make_event, make_player, judge):
     event = make_event(top_cut=10, scoring_profile="survival")
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
-    _play_swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     cut = rounds.pair_top_cut_round(event, judge)
     rounds.publish_round(cut, judge)
     rounds.start_round(cut, judge)
@@ -161,7 +148,7 @@ def test_the_top_cut_setting_suits_the_mode(db, make_event, organizer, mode, siz
 def test_too_few_players_for_the_cut(db, make_event, make_player, judge):
     event = make_event(top_cut=16)
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 9)]
-    _play_swiss(db, event, judge, regs, rounds_to_play=1)
+    play_pod_rounds(db, event, judge, regs, count=1)
     with pytest.raises(Refused, match="Only 8 players remain; a top 16 needs 16"):
         rounds.pair_top_cut_round(event, judge)
     assert db.session.execute(sa.select(sa.func.count()).select_from(rounds.Round)).scalar() == 1
@@ -171,7 +158,7 @@ def test_the_cut_seeds_only_players_still_playing_and_survives_a_drop(db, make_e
     event = make_event(top_cut=7, scoring_profile="survival")
     regs = [make_player(event, f"Player {i:02d}") for i in range(1, 13)]
     no_show = make_player(event, "Never Came")                       # registered, never checked in
-    _play_swiss(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs, count=2)
     cut = rounds.pair_top_cut_round(event, judge)
     seated = {s.registration_id for t in cut.tables for s in t.seats}
     assert no_show.id not in seated and len(seated) == 7

@@ -18,6 +18,8 @@ from tournament.rounds.pairing.cut import StageOutcome, final_places
 from tournament.series.domain import parse_points_table, series_standings, Placement
 from tournament.series.models import Series, SeriesPlayer, SeriesResult
 
+from tests.conftest import play_pod_rounds
+
 TABLE = [5, 3, 2, 1]
 
 
@@ -27,15 +29,7 @@ def play_event(db, make_event, judge, organizer, name, date, players, seed=3, fi
     for player_name, player_id in players:
         data = {"name": player_name, **({"player_id": player_id} if player_id else {})}
         events.check_in(events.register_player(event, data, user=judge), judge)
-    for _ in range(2):
-        rnd = rounds.pair_next_round(event, judge, seed=seed, override_decks=True)
-        rounds.publish_round(rnd, judge)
-        rounds.start_round(rnd, judge)
-        for table in rnd.tables:
-            if table.kind == "pod":
-                ids = [s.registration_id for s in table.seats]
-                rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
-        rounds.finish_round(rnd, judge)
+    play_pod_rounds(db, event, judge, count=2, seed=seed)
     if finish:
         rounds.finish_event(event, organizer)
     db.session.commit()

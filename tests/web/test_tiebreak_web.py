@@ -3,29 +3,14 @@ from __future__ import annotations
 
 from markupsafe import escape
 
-from tournament.events import operations as events
-from tournament.rounds import operations as rounds
-
-
-def _played(db, event, judge, regs):
-    for reg in regs:
-        events.check_in(reg, judge)
-    rnd = rounds.pair_next_round(event, judge, seed=5, override_decks=True)
-    rounds.publish_round(rnd, judge)
-    rounds.start_round(rnd, judge)
-    for table in rnd.tables:
-        if table.kind == "pod":
-            ids = [s.registration_id for s in table.seats]
-            rounds.report_pod_result(table, ids[:1], ids[1:], user=judge)
-    rounds.finish_round(rnd, judge)
-    db.session.commit()
+from tests.conftest import play_pod_rounds
 
 
 def test_cedh_standings_page_shows_owr_oowr_opp_and_their_formulas(client, db, make_event, make_player, judge,
                                                                    organizer, login):
     event = make_event(name="cEDH <b>open</b>", scoring_profile="cedh", leftover_policy="byes")
     regs = [make_player(event, f"<i>P{i}</i>") for i in range(9)]
-    _played(db, event, judge, regs)
+    play_pod_rounds(db, event, judge, regs)
     login(organizer)
     page = client.get(f"/events/{event.id}/standings").get_data(as_text=True)
     head = page.split("<thead>", 1)[1].split("</thead>", 1)[0]
