@@ -62,6 +62,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=80)
     p.add_argument("--server", action="store_true")
     p.add_argument("--top", type=int, default=30)
+    p.add_argument("--own", action="store_true", help="every function by its own time (tottime), libraries too")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="profile-requests-")
     data = bench.prepare(f"sqlite:///{tmp}/profile.sqlite", tmp, args.players)
@@ -98,8 +99,11 @@ def main() -> int:
     wrapped.on = False
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out)
-    stats.sort_stats("cumulative").print_stats(r"tournament|templates|sqlalchemy/orm/session.py.*\(execute\)|"
-                                               r"flask/templating|wtforms/form.py.*__call__", args.top)
+    if args.own:
+        stats.sort_stats("tottime").print_stats(args.top)
+    else:
+        stats.sort_stats("cumulative").print_stats(r"tournament|templates|sqlalchemy/orm/session.py.*\(execute\)|"
+                                                   r"flask/templating|wtforms/form.py.*__call__", args.top)
     where = "inside waitress" if args.server else "in-process (test client)"
     print(f"{args.kind}, {n} requests {where}: {len(statements) / n:.1f} SQL statements a request")
     print(out.getvalue())

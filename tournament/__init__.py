@@ -100,6 +100,8 @@ def _pool_settings(app) -> None:
 def _https_settings(app) -> None:
     """Behind a reverse proxy, know the real scheme and client; on HTTPS, cookies only travel encrypted."""
     from .web import proxy
+    from .web.not_modified import QuickNotModified
+    app.wsgi_app = QuickNotModified(app.wsgi_app, app)     # inside the proxy layer: it sees the real scheme
     proxies, address = proxy.settings(app.config)
     if proxies:
         app.wsgi_app = proxy.TrustedProxies(app.wsgi_app, proxies, address)

@@ -20,6 +20,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
 from . import page_cache
+from .not_modified import mark_not_modified
 from ..errors import Refused
 from ..extensions import db
 from .handler import EXPIRED, form_error_text  # noqa: F401  (the pages' one wording of both)
@@ -194,11 +195,15 @@ def polled(version_of, shared: bool = False):
     def decorate(view):
         @wraps(view)
         def wrapped(*args, **kwargs):
+            g.pop("version_event", None)
             version = version_of(*args, **kwargs)
             if version is None:
                 return view(*args, **kwargs)
             tag = _etag(version)
             if "_flashes" not in session and request.if_none_match.contains_weak(tag):
+                if g.get("user") is None:
+                    period_end = (int(time.time() // VERSION_PERIOD) + 1) * VERSION_PERIOD
+                    mark_not_modified(g.get("version_event"), version, period_end)
                 response = current_app.response_class(status=304)
                 response.set_etag(tag, weak=True)
                 return response

@@ -282,6 +282,7 @@ def _bump_state_versions(session) -> None:
         session.execute(sa.update(table).where(table.c.id.in_(sorted(events)))
                         .values(state_version=table.c.state_version + 1)
                         .execution_options(synchronize_session=False))
+        session.info.setdefault("bumped_events", set()).update(events)
 
 
 _VERSIONED: dict = {"table": None}
@@ -303,6 +304,8 @@ def state_version(event_id: int) -> int | None:
     no database work at all, and a change reaches every phone at most that much later."""
     if not isinstance(event_id, int) or not 0 < event_id < 2**31:
         return None                 # no event has it (PostgreSQL refuses to compare an integer column with it)
+    if has_request_context():
+        g.version_event = event_id          # for tournament.web.not_modified: which event a 304 depends on
     ttl = current_app.config.get("STATE_VERSION_TTL", 1.0)
     cache = current_app.extensions.setdefault("state_versions", {})
     now = time.monotonic()
@@ -351,9 +354,12 @@ def after_commit(fn, *args) -> None:
 
 
 @sa.event.listens_for(sa.orm.Session, "after_commit")
-def _run_after_commit(_session) -> None:
+def _run_after_commit(session) -> None:
     if not has_app_context():
         return
+    versions = current_app.extensions.get("state_versions", {})
+    for event_id in session.info.pop("bumped_events", ()):     # this worker sees its own change at once
+        versions.pop(event_id, None)
     for fn, args in g.pop("after_commit", []):
         fn(*args)
 
@@ -364,3 +370,4 @@ def _forget(_session, previous_transaction) -> None:
     if has_app_context() and previous_transaction.parent is None:
         g.pop("changed_events", None)
         g.pop("after_commit", None)
+        previous_transaction.session.info.pop("bumped_events", None)

@@ -1,0 +1,135 @@
+"""A phone's repeated poll that finds nothing changed is answered before Flask (tournament.web.not_modified),
+and never once anything it depends on has changed."""
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from flask import request_started
+
+
+
+@pytest.fixture
+def live_round(make_round):
+    return make_round(players=8, seed=5, name="Quick polls")
+
+
+@pytest.fixture
+def flask_requests(app):
+    """How many requests reached Flask (a request answered before it starts no request context)."""
+    seen = []
+    listener = lambda sender, **extra: seen.append(1)     # noqa: E731
+    request_started.connect(listener, app)
+    yield seen
+    request_started.disconnect(listener, app)
+
+
+@pytest.fixture
+def clock(app, monkeypatch):
+    app.config["STATE_VERSION_TTL"] = 1.0           # the server's setting (tests use 0)
+    now = [1000.0]
+    monkeypatch.setattr("tournament.web.lifecycle.time.monotonic", lambda: now[0])
+    return now
+
+
+def _seated(rnd, regs):
+    by_id = {r.id: r for r in regs}
+    table = rnd.tables[0]
+    return table, [by_id[s.registration_id] for s in table.seats]
+
+
+def _poll(phone, code, tag, **headers):
+    return phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, **headers})
+
+
+def test_the_second_identical_poll_never_reaches_flask(app, live_round, flask_requests, clock):
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[0].access_code
+    box = phone.get(f"/p/{code}/round")
+    tag = box.headers["ETag"]
+    first = _poll(phone, code, tag)
+    assert first.status_code == 304
+    reached = len(flask_requests)
+    again = _poll(phone, code, tag)
+    assert again.status_code == 304 and again.get_data() == b""
+    assert len(flask_requests) == reached            # answered before Flask
+    assert again.headers["ETag"] == tag
+    for name in ("Content-Security-Policy", "Cache-Control", "X-Frame-Options"):
+        assert again.headers[name] == first.headers[name]
+
+
+def test_a_change_is_seen_by_the_next_poll_after_the_version_cache(app, db, live_round, flask_requests, clock):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[1].access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    assert _poll(phone, code, tag).status_code == 304
+    other = app.test_client()
+    report = other.post(f"/p/{players[0].access_code}/result",
+                        data={"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]})
+    assert report.status_code == 302
+    changed = _poll(phone, code, tag)                # this worker made the change: it knows at once
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert "reported by" in changed.get_data(as_text=True)
+
+
+def test_another_workers_change_is_seen_within_the_cache_second(app, db, live_round, clock):
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[1].access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    assert _poll(phone, code, tag).status_code == 304
+    from tournament.events.models import Event      # as another process would: this worker's cache is not told
+    db.session.execute(sa.update(Event).where(Event.id == event.id).values(state_version=Event.state_version + 1))
+    db.session.commit()
+    app.extensions["state_versions"][event.id] = (app.extensions["state_versions"][event.id][0], clock[0])
+    assert _poll(phone, code, tag).status_code == 304          # within the second: the cached version
+    clock[0] += 1.5
+    assert _poll(phone, code, tag).status_code == 200          # after it: read again, changed
+
+
+@pytest.mark.parametrize("differs", ["cookie", "language", "tag", "code"])
+def test_only_the_same_poll_is_answered_again(app, live_round, flask_requests, clock, differs):
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[0].access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    assert _poll(phone, code, tag).status_code == 304
+    reached = len(flask_requests)
+    if differs == "cookie":
+        response = _poll(app.test_client(), code, tag)
+    elif differs == "language":
+        response = _poll(phone, code, tag, **{"Accept-Language": "ja"})
+    elif differs == "tag":
+        response = _poll(phone, code, 'W/"v1-u0-en-t1"')
+    else:
+        response = _poll(phone, players[1].access_code, tag)       # another player's code with this one's tag
+    assert len(flask_requests) == reached + 1       # Flask decides
+    assert response.status_code in (200, 304)
+    if differs == "tag":
+        assert response.status_code == 200
+
+
+def test_a_revoked_code_stops_getting_304s(app, db, live_round, flask_requests, clock, organizer):
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[2].access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    assert _poll(phone, code, tag).status_code == 304
+    from tournament.events import operations as event_ops
+    event_ops.replace_access_code(players[2], organizer)
+    db.session.commit()
+    assert _poll(phone, code, tag).status_code == 404
+
+
+def test_staff_polls_are_never_answered_before_flask(app, client, live_round, flask_requests, clock, login,
+                                                     organizer):
+    event, rnd, regs = live_round
+    login(organizer)
+    staff = client
+    url = f"/events/{event.id}/rounds/1/projector"
+    tag = staff.get(url).headers["ETag"]
+    assert staff.get(url, headers={"If-None-Match": tag}).status_code == 304
+    reached = len(flask_requests)
+    assert staff.get(url, headers={"If-None-Match": tag}).status_code == 304
+    assert len(flask_requests) == reached + 1       # a logged-in session is checked every time
