@@ -485,3 +485,24 @@ def test_the_deck_check_lists_every_line_finding_at_the_top_with_a_link(client, 
     a, b = sorted((lum(fg), lum(bg)))
     assert (b + 0.05) / (a + 0.05) >= 4.5
 
+
+
+def test_the_deck_check_is_rendered_once_per_list_and_language(client, db, make_event, make_player, starter_cards,
+                                                               monkeypatch):
+    """A stored list's check never changes, so the page reuses its rendering; another language or a new list
+    is rendered afresh."""
+    event = make_event()
+    reg = make_player(event, "Rerender", decklist=ILLEGAL)
+    first = client.get(f"/p/{reg.access_code}").get_data(as_text=True)
+    assert 'Deck check: <span class="error">not legal</span>' in first
+    monkeypatch.setattr("tournament.events.views.annotate",
+                        lambda *a: pytest.fail("the stored check should have been reused"))
+    again = client.get(f"/p/{reg.access_code}").get_data(as_text=True)
+    check = re.search(r'<section class="card deck-check.*?</section>', first, re.S).group(0)
+    assert check in again
+    monkeypatch.undo()
+    japanese = client.get(f"/p/{reg.access_code}", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert "デッキチェック：<span class=\"error\">不適正</span>" in japanese
+    assert client.post(f"/p/{reg.access_code}/deck", data={"decklist": KENRITH}).status_code == 302
+    fixed = client.get(f"/p/{reg.access_code}").get_data(as_text=True)
+    assert "deck-check legal" in fixed and "deck-check illegal" not in fixed

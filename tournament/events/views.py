@@ -12,7 +12,7 @@ from functools import lru_cache
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext as _l, ngettext
+from flask_babel import get_locale, gettext as _, lazy_gettext as _l, ngettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
@@ -22,7 +22,7 @@ from ..decks.rulesets import get_ruleset
 from ..i18n import clock_text as i18n_clock_text, data_text, when_text
 from ..rounds.presenting import name_key
 from ..errors import Refused
-from ..web import EXPIRED, error_response, json_error, json_fields, json_request, links, polled, whole_number
+from ..web import EXPIRED, error_response, json_error, json_fields, json_request, links, page_cache, polled, whole_number
 from ..web.handler import FormRefused, handler
 from . import audit, loading, operations as ops
 from .summary import settings_rows
@@ -305,7 +305,6 @@ def _player_page(reg, form=None, status=200):
     event = reg.event
     staff = ops.staff_for(g.get("user"), event)
     deck = reg.deck
-    lines, general = annotate(deck.text, deck.result.get("findings", [])) if deck else ([], [])
     if form is None:
         form = DecklistForm(formdata=None)
         if deck is not None:
@@ -316,10 +315,27 @@ def _player_page(reg, form=None, status=200):
     url = player_url(reg)
     return render_template(
         "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
-        result=deck.result if deck else None, lines=lines, general=general, form=form, locked=locked,
+        deck_check=deck_check_html(reg, deck) if deck else None, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url) if ops.public_base(event) else "",
-        colour_words=colour_words(deck.result.get("color_identity", [])) if deck else "",
         welcome=request.args.get("welcome") == "1", yr=player_round(reg), place=ops.waitlist_place(reg)), status
+
+
+def deck_check_html(reg, deck) -> Markup:
+    """The deck check section: a stored list and its check never change (a new submission is a new row), so
+    it is rendered once per list, language and the player's declared bracket, not on every view of the page
+    (its 100 annotated lines are most of a check-in rush's rendering)."""
+    event = reg.event
+    key = (deck.id, str(get_locale()), reg.declared_bracket, event.timezone, event.ruleset)
+    store = page_cache.kept("deck_checks", 2048)
+    html = store.get(key)
+    if html is None:
+        lines, general = annotate(deck.text, deck.result.get("findings", []))
+        html = Markup(render_template(
+            "players/_deck_check.html", reg=reg, event=event, deck=deck, result=deck.result, lines=lines,
+            general=general, ruleset=ruleset_name(event.ruleset),
+            colour_words=colour_words(deck.result.get("color_identity", []))))
+        store.put(key, html)
+    return html
 
 
 @bp.get("/p/<code>")

@@ -6,8 +6,6 @@ policy functions the operations enforce (tournament.rounds.operations).
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from types import SimpleNamespace
 
 from flask import current_app, g, render_template
@@ -21,7 +19,7 @@ from .forms import (DRAW, ConfirmForm, EndAtTimeForm, GameReportForm, PlayerDuel
                     StartGameForm, VoteForm, duel_result_form, pod_result_form)
 from .presenting import actor_text, match_status, name_key, table_view, timer_info, version_parts
 from ..i18n import isolate_text
-from ..web import form_error_text
+from ..web import form_error_text, page_cache
 from ..web.lifecycle import state_version
 
 
@@ -146,9 +144,7 @@ def shared_report_form(reg, table, view) -> Markup:
     prizes = tuple(str(p) for p in (reg.event.prize_conditions or ()))      # the form's prize boxes
     key = (table.id, state_version(reg.event_id), table.result_revision, table.result_state,
            names, prizes, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)))
-    kept = current_app.extensions.get("report_forms")
-    if kept is None:
-        kept = current_app.extensions.setdefault("report_forms", _Kept(4096))     # this app's, per worker
+    kept = page_cache.kept("report_forms", 4096)
     html = kept.get(key)
     if html is None:
         form = _result_form(table)
@@ -162,28 +158,6 @@ def shared_report_form(reg, table, view) -> Markup:
     if _TOKEN_MARK in html:
         html = html.replace(_TOKEN_MARK, str(escape(generate_csrf())))
     return Markup(html)
-
-
-class _Kept:
-    """A small least-recently-used store of rendered copies, per worker process."""
-
-    def __init__(self, size: int):
-        self._items: OrderedDict = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None:
-                self._items.move_to_end(key)
-            return hit
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
 
 
 # stand-ins no name, code or token can contain (a fresh secret per process): replaced per phone after rendering

@@ -18,6 +18,36 @@ RENDERED_MAX = 256
 KEPT_SECONDS = 3600
 
 
+class Kept:
+    """A small least-recently-used store of rendered parts of pages, per worker process."""
+
+    def __init__(self, size: int):
+        self._items: OrderedDict = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def kept(name: str, size: int) -> Kept:
+    """This app's store of rendered parts called `name` (each worker process has its own)."""
+    store = current_app.extensions.get(name)
+    if store is None:
+        store = current_app.extensions.setdefault(name, Kept(size))
+    return store
+
+
 class MemoryPages:
     def __init__(self):
         self._pages: OrderedDict = OrderedDict()
