@@ -309,7 +309,8 @@ def _player_page(reg, form=None, status=200):
         form = DecklistForm(formdata=None)
         if deck is not None:
             form.decklist.data = deck.text
-    from ..rounds.player import player_round
+    from ..rounds.box import round_box
+    place = ops.waitlist_place(reg)
     locked = ops.deadline_passed(event) and staff is None
     dropped_lock = reg.dropped_at is not None and staff is None
     url = player_url(reg)
@@ -317,7 +318,7 @@ def _player_page(reg, form=None, status=200):
         "players/player.html", reg=reg, event=event, ruleset=ruleset_name(event.ruleset), deck=deck,
         deck_check=deck_check_html(reg, deck) if deck else None, form=form, locked=locked,
         dropped_lock=dropped_lock, staff=staff, player_url=url, qr=qr_svg(url) if ops.public_base(event) else "",
-        welcome=request.args.get("welcome") == "1", yr=player_round(reg), place=ops.waitlist_place(reg)), status
+        welcome=request.args.get("welcome") == "1", box=round_box(reg, place), place=place), status
 
 
 def deck_check_html(reg, deck) -> Markup:
@@ -430,9 +431,9 @@ def decklists(rh):
 def player_round_part(rh):
     """Only the "Your round" box, which the open player page polls for: a round start then re-renders the
     table, the clock and the forms of 300 phones, not their deck lists and QR codes."""
-    from ..rounds.player import player_round
-    return render_template("rounds/player_round_part.html", reg=rh.reg, event=rh.event, yr=player_round(rh.reg),
-                           place=ops.waitlist_place(rh.reg))
+    from ..rounds.box import round_box
+    return render_template("rounds/player_round_part.html", reg=rh.reg, event=rh.event,
+                           box=round_box(rh.reg, ops.waitlist_place(rh.reg)).html)
 
 
 @bp.post("/p/<code>/deck")

@@ -23,7 +23,7 @@ from ..web import form_error_text, page_cache
 from ..web.lifecycle import state_version
 
 
-def player_round(reg) -> dict | None:
+def player_round(reg, marked: bool = False) -> dict | None:
     """The latest published round, as this player sees it (None before the first one). Only the table's
     own players are loaded, whatever the size of the event."""
     rnd, seat = ops.current_seat(reg)
@@ -46,8 +46,9 @@ def player_round(reg) -> dict | None:
     failed = _failed_form(table)                   # before the facts: a refusal about another table is their error
     out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
     out.update(_forms(rnd, table, out, failed, mine))
-    if out["can_report"] and out["result_form"] is None:
-        out["report_html"] = shared_report_form(reg, table, view)
+    if out["can_report"] and out["result_form"] is None:       # marked: for a copy shared by the table (box.py)
+        out["report_html"] = Markup(marked_report_form(reg, table, view)) if marked else shared_report_form(
+            reg, table, view)
     out.update(_seen_result(table, names, staff))
     if table.kind == "match":
         out.update(_match_facts(reg, rnd, table, names, out))
@@ -137,7 +138,13 @@ def _result_form(table):
 def shared_report_form(reg, table, view) -> Markup:
     """The report form of the table as HTML: rendered once per table, state and language for every phone at
     the table (the form and its template are most of a box's cost), then given this phone's access code and
-    form token. A key holds the table's revision, names and seats and the event's prize conditions, so a correction,
+    form token."""
+    return Markup(for_phone(marked_report_form(reg, table, view), reg.access_code))
+
+
+def marked_report_form(reg, table, view) -> str:
+    """The table's report form with stand-ins for the access code and the form token (for_phone fills them).
+    A key holds the table's revision, names and seats and the event's prize conditions, so a correction,
     a new result or a changed setting is never served from an older copy even within the state version's
     cache second."""
     names = tuple((s["id"], s["name"], s.get("seat")) for s in view["seats"])
@@ -149,20 +156,30 @@ def shared_report_form(reg, table, view) -> Markup:
     if html is None:
         form = _result_form(table)
         if "csrf_token" in form._fields:
-            form.csrf_token.current_token = _TOKEN_MARK
-        stand_in = SimpleNamespace(access_code=_CODE_MARK, event=reg.event)
+            form.csrf_token.current_token = TOKEN_MARK
         html = render_template("rounds/_report_form.html", yr={"result_form": form, "table": table, "view": view},
-                               reg=stand_in)
+                               reg=stand_in(reg.event))
         kept.put(key, html)
-    html = html.replace(_CODE_MARK, str(escape(reg.access_code)))
-    if _TOKEN_MARK in html:
-        html = html.replace(_TOKEN_MARK, str(escape(generate_csrf())))
-    return Markup(html)
+    return html
+
+
+def stand_in(event):
+    """The registration a table's shared copy is rendered for: its code is the stand-in for_phone replaces."""
+    return SimpleNamespace(access_code=CODE_MARK, event=event, id=None, promoted_at=None, checked_in_at=None,
+                           dropped_at=None)
+
+
+def for_phone(html: str, code: str) -> str:
+    """A shared copy given this phone's access code and this browser's form token."""
+    html = html.replace(CODE_MARK, str(escape(code)))
+    if TOKEN_MARK in html:
+        html = html.replace(TOKEN_MARK, str(escape(generate_csrf())))
+    return html
 
 
 # stand-ins no name, code or token can contain (a fresh secret per process): replaced per phone after rendering
-_CODE_MARK = "c" + secrets.token_hex(12)
-_TOKEN_MARK = "t" + secrets.token_hex(12)
+CODE_MARK = "c" + secrets.token_hex(12)
+TOKEN_MARK = "t" + secrets.token_hex(12)
 
 
 def _result_facts(reg, rnd, table, names, staff: bool) -> dict:

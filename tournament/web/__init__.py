@@ -240,6 +240,11 @@ def _server_now(body: bytes) -> bytes:
     return _SERVER_NOW.sub(b'data-server-now="' + now + b'"', body)
 
 
+def refresh_server_now(html: str) -> str:
+    """_server_now for a rendered part kept as text (a pod's shared round box)."""
+    return _server_now(html.encode()).decode()
+
+
 def _remember(key, response) -> None:
     body = response.get_data()
     headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-length", "set-cookie")]

@@ -1,0 +1,141 @@
+"""The "Your round" box, rendered once per pod and shared by the phones at it.
+
+At a round start every phone asks for its box within one poll. The boxes of one pod differ only in who
+"you" are: your seat line, the "(you)" in the seat list, your confirm button and your vote. So the box is
+rendered once per pod, state version, language and ten seconds (its clock text), with stand-ins for those
+parts, for the phone's access code and for its form token; each phone then renders only its own parts,
+from plain facts kept with the copy. The table each player sits at comes from one query per round and
+state version, so a phone whose pod has its copy does no query beyond its own registration.
+
+Only the common case is shared: a pod table, a player who has not dropped, no staff login (staff see more),
+and no refused form in this request. Everything else renders the whole box as before (player.player_round).
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import NamedTuple
+
+import sqlalchemy as sa
+from flask import current_app, g, render_template
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from ..extensions import db
+from ..web import page_cache, refresh_server_now
+from ..web.lifecycle import state_version
+from . import operations as ops
+from .models import GameTable, Round, Seat
+from .player import _forms, for_phone, player_round, stand_in
+
+CLOCK_SECONDS = 10          # a shared copy's clock text ("12:34 left") is at most this old (rounds.js ticks it)
+PARTS = ("place", "seat", "seats", "confirm", "vote")
+_MARKS = {name: f"<!--{name}-{secrets.token_hex(8)}-->" for name in PARTS}
+_BREAK = "<!--part-" + secrets.token_hex(8) + "-->"
+
+
+@dataclass(frozen=True)
+class SharedBox:
+    """A pod's box with stand-ins, and the plain facts each phone's own parts are rendered from."""
+    html: str
+    round_number: int
+    table_number: int
+    revision: int
+    seats: tuple                # ({"seat", "id", "name", ...}, ...) in seat order
+    result_lines: tuple
+    can_confirm: frozenset      # registration ids that may confirm the current result
+    my_votes: dict              # voter id -> the registration id voted for
+    facts: dict                 # the vote section's facts, the same for every phone at the pod
+
+
+class Box(NamedTuple):
+    html: Markup
+    playing: bool               # seated in a round still being played (the drop form says: finish it first)
+
+
+def round_box(reg, place) -> Box:
+    """The "Your round" section of this player's page, as HTML."""
+    shared = _shared_box(reg) if _shareable(reg, place) else None
+    if shared is None:
+        yr = player_round(reg)
+        html = render_template("rounds/_player_round.html", reg=reg, event=reg.event, yr=yr, place=place)
+        return Box(Markup(html), bool(yr and yr["seat"] and yr["round"].status == "published"))
+    return Box(Markup(_for_this_phone(shared, reg, place)), shared.facts["open_round"])
+
+
+def _shareable(reg, place) -> bool:
+    return (g.get("user") is None and g.get("round_form") is None and g.get("round_error") is None
+            and reg.dropped_at is None and place is None)
+
+
+def _shared_box(reg) -> SharedBox | None:
+    version = state_version(reg.event_id)
+    found = _seating(reg.event_id, version).get(reg.id)
+    if found is None or found[1] != "pod":
+        return None
+    key = (found[0], version, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)),
+           int(time.time() // CLOCK_SECONDS))
+    kept = page_cache.kept("round_boxes", 1024)           # about 10 KB each: 500 pods of a 2,000-player event
+    shared = kept.get(key)
+    if shared is None:
+        shared = _render_shared(reg)
+        if shared is None:
+            return None
+        kept.put(key, shared)
+    return shared if any(s["id"] == reg.id for s in shared.seats) else None
+
+
+def _seating(event_id: int, version) -> dict:
+    """{registration id: (table id, table kind)} of the event's current round, read once per state version."""
+    kept = page_cache.kept("round_seating", 64)
+    key = (event_id, version)
+    seating = kept.get(key)
+    if seating is None:
+        latest = (sa.select(Round.id).where(Round.event_id == event_id, Round.status != "draft")
+                  .order_by(Round.number.desc()).limit(1).scalar_subquery())
+        rows = db.session.execute(sa.select(Seat.registration_id, Seat.table_id, GameTable.kind)
+                                  .join(GameTable, GameTable.id == Seat.table_id).where(Seat.round_id == latest))
+        seating = {reg_id: (table_id, kind) for reg_id, table_id, kind in rows}
+        kept.put(key, seating)
+    return seating
+
+
+def _render_shared(reg) -> SharedBox | None:
+    yr = player_round(reg, marked=True)
+    if yr is None or yr.get("table") is None or yr["table"].kind != "pod" or yr.get("dropped"):
+        return None
+    table, rnd = yr["table"], yr["round"]
+    confirmed = ops.confirmers(table) if table.result_state else set()
+    may_confirm = frozenset(
+        s.registration_id for s in table.seats
+        if rnd.status == "published" and table.result_state == "reported" and s.registration_id not in confirmed
+        and ops.why_not_confirm(table, s.registration_id, False) is None)
+    my_votes = {v.voter_id: v.votee_id for v in table.votes} if yr["votes"] else {}
+    html = render_template("rounds/_player_round.html", reg=stand_in(reg.event), event=reg.event, yr=yr, place=None,
+                           box_marks={name: Markup(mark) for name, mark in _MARKS.items()})
+    facts = {k: yr[k] for k in ("votes", "can_vote", "votes_visible", "vote_list", "voted", "seated", "open_round")}
+    return SharedBox(html=html, round_number=rnd.number, table_number=table.number, revision=table.result_revision,
+                     seats=tuple(yr["view"]["seats"]), result_lines=tuple(yr["result_lines"]), can_confirm=may_confirm,
+                     my_votes=my_votes, facts=facts)
+
+
+def _for_this_phone(shared: SharedBox, reg, place) -> str:
+    """The shared copy with this phone's own parts, code and form token, and the server's time now."""
+    me = next(s for s in shared.seats if s["id"] == reg.id)
+    names = {s["id"]: s["name"] for s in shared.seats}
+    mine = shared.my_votes.get(reg.id)
+    facts = {**shared.facts, "can_confirm": reg.id in shared.can_confirm,
+             "opponents": [s for s in shared.seats if s["id"] != reg.id]}
+    number = SimpleNamespace(number=shared.round_number)
+    table = SimpleNamespace(number=shared.table_number, result_revision=shared.revision, kind="pod")
+    yr = {**facts, "seat": SimpleNamespace(seat=me["seat"]), "table": table, "view": {"seats": shared.seats},
+          "result_lines": shared.result_lines, "my_vote": names.get(mine) if mine else None}
+    yr.update(_forms(number, table, facts, (None, None), mine))
+    parts = render_template("rounds/_box_parts.html", yr=yr, reg=reg, event=reg.event, place=place,
+                            part_break=Markup(_BREAK)).split(_BREAK)
+    html = shared.html
+    for name, part in zip(PARTS, parts):
+        html = html.replace(_MARKS[name], part)
+    return refresh_server_now(for_phone(html, reg.access_code))
