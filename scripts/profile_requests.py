@@ -62,6 +62,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=80)
     p.add_argument("--server", action="store_true")
     p.add_argument("--top", type=int, default=30)
+    p.add_argument("--statements", action="store_true", help="list the SQL statements with their counts")
     p.add_argument("--own", action="store_true", help="every function by its own time (tottime), libraries too")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="profile-requests-")
@@ -106,6 +107,10 @@ def main() -> int:
                                                    r"flask/templating|wtforms/form.py.*__call__", args.top)
     where = "inside waitress" if args.server else "in-process (test client)"
     print(f"{args.kind}, {n} requests {where}: {len(statements) / n:.1f} SQL statements a request")
+    if args.statements:
+        from collections import Counter
+        for text, count in Counter(statements).most_common(40):
+            print(f"{count:5d}  {' '.join(text.split())[:160]}")
     print(out.getvalue())
     return 0
 

@@ -2,6 +2,7 @@
 players, or settled by staff; every version kept (ResultReport) and logged."""
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from ...auth.models import User
@@ -92,13 +93,23 @@ def _version(table: GameTable, actor: str, staff: bool, reg: Registration | None
     table.result_state = state
     table.result_by = actor
     table.result_at = utcnow()
-    table.reports.append(ResultReport(revision=table.result_revision, actor=actor, staff=staff,
-                                      registration_id=reg.id if reg is not None and not staff else None,
-                                      result=after, at=table.result_at))
+    _add_row(table, "reports", ResultReport(revision=table.result_revision, actor=actor, staff=staff,
+                                            registration_id=reg.id if reg is not None and not staff else None,
+                                            result=after, at=table.result_at))
     if state == "reported":
         _add_confirmation(table, reg.id)
     log(table.round.event, actor, action, round=table.round.number, table=table.number,
         revision=table.result_revision, before=before, after=after, **details)
+
+
+def _add_row(table: GameTable, collection: str, row) -> None:
+    """Add a row to one of the table's collections without reading the rows it already has (a report needs
+    none of the earlier versions); a collection already read is kept up to date."""
+    if collection in sa.inspect(table).unloaded:
+        row.table_id = table.id
+        db.session.add(row)
+    else:
+        getattr(table, collection).append(row)
 
 
 def _last_reporter(table: GameTable) -> int | None:
