@@ -15,7 +15,8 @@ organizer pressing "Publish and start" in the middle of it, then a result storm;
    a ratio to it (`floor`, `ratios`).
 3. Starts `python -m tournament.serve` (waitress, its real workers and threads; with --balancer:
    scripts/cluster, two app servers behind HAProxy sharing PostgreSQL and Redis) on 127.0.0.1.
-4. Every client opens its own player page (its own access code and cookies) within 10 s and polls it
+4. Every client opens its own player page (its own access code and cookies) within 10 s (300 phones; a bigger
+   hall as densely: 2,000 within 67 s) and polls it
    the way the page's script does (its round box every 3 s, with the page's ETag), beside 5 projectors; the
    organizer, logged in over HTTP, presses "Publish and start" (`publish_and_start_ms`), which changes every
    page at once (the round start), and during the burst opens the round page and the dashboard
@@ -55,8 +56,16 @@ sys.path.insert(0, str(REPO))
 from tournament.rounds.views import REFRESH_SECONDS as POLL_SECONDS   # as often as the pages' script asks
 sys.path.insert(0, str(REPO / "scripts"))
 from bench_hall import balancer_command, bench_round, floor_command, organizer, wait_until_up  # noqa: E402
-RAMP_SECONDS = 10         # the phones open their pages during check-in, within 10 s, before round 1 is
-                          # published; publishing it changes every page at once: the round-start burst
+RAMP_SECONDS = 10         # the phones open their pages during check-in, 300 within 10 s (more: as densely, so
+                          # 2,000 within 67 s), before round 1 is published; publishing it changes every page
+                          # at once: the round-start burst
+RAMP_PHONES = 300
+
+
+def ramp_seconds(clients: int) -> float:
+    """How long check-in takes: 300 phones open their pages within 10 s (a rush no real desk makes), a bigger
+    hall as densely, so the round start is measured after check-in, not in the middle of it."""
+    return RAMP_SECONDS * max(1.0, clients / RAMP_PHONES)
 PROJECTORS = 5
 CSRF = re.compile(r'<input[^>]*name="csrf_token"[^>]*value="([^"]+)"')
 
@@ -148,12 +157,12 @@ async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, 
 
 
 async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float, clients: dict,
-                published: asyncio.Event, updated: dict) -> None:
+                published: asyncio.Event, updated: dict, ramp: float = RAMP_SECONDS) -> None:
     """Open the page during check-in (with its style sheet and script), then poll its round box as rounds.js
     does (`/p/<code>/round` with the page's ETag)."""
     client = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"})
     clients[code] = client
-    await asyncio.sleep(random.uniform(0, RAMP_SECONDS))
+    await asyncio.sleep(random.uniform(0, ramp))
     r = await timed(opening, client, "GET", f"/p/{code}")
     while r is not None and r.status_code == 503 and time.time() < until:     # busy: the page reloads itself
         await asyncio.sleep(float(r.headers.get("Retry-After", 2)))
@@ -257,12 +266,13 @@ async def run(args, base: str, data: dict, floor: bool = False) -> dict:
     committed: list[float] = []
     clients: dict = {}
     codes = data["codes"][:args.clients]
-    quiet = RAMP_SECONDS + 3 * POLL_SECONDS         # check-in: every page open, polling, before the round
+    ramp = ramp_seconds(len(codes))
+    quiet = ramp + 3 * POLL_SECONDS                 # check-in: every page open, polling, before the round
     until = time.time() + quiet + args.seconds
 
     desk: dict = {}
     await asyncio.gather(organizer(base, data, floor, quiet, published, committed, desk),
-                         *(phone(base, c, opening, stats, until, clients, published, updated) for c in codes),
+                         *(phone(base, c, opening, stats, until, clients, published, updated, ramp) for c in codes),
                          *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
     poll_seconds = args.seconds
     poll_latencies = list(stats.latencies)

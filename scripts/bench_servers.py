@@ -47,11 +47,20 @@ def ok():
 """
 
 
+# waitress as tournament.serve runs it: connections stay open after a 304 (tournament.web.keep_alive)
+WAITRESS = """
+import importlib
+from tournament.web.keep_alive import serve
+module, name = "{target}".split(":")
+serve(getattr(importlib.import_module(module), name), threads={threads}, listen="127.0.0.1:{port}")
+"""
+
+
 def commands(server: str, target: str, port: int) -> list[str]:
     """How each server is started for `target` (module:attribute), one process with THREADS threads."""
     py = sys.executable
     return {
-        "waitress": [py, "-m", "waitress", f"--threads={THREADS}", f"--listen=127.0.0.1:{port}", target],
+        "waitress": [py, "-c", WAITRESS.format(target=target, threads=THREADS, port=port)],
         "gunicorn": [py, "-m", "gunicorn", "-w", "1", "-k", "gthread", "--threads", str(THREADS), "-b",
                      f"127.0.0.1:{port}", target],
         "granian": [py, "-m", "granian", "--interface", "wsgi", "--workers", "1", "--blocking-threads",

@@ -123,10 +123,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def run_worker(sock: socket.socket, threads: int) -> None:
     """One process: its own app, database connections and caches (nothing is shared across a fork). Behind
     TRUSTED_PROXIES, waitress applies the proxy's X-Forwarded-* itself (see tournament.web.proxy)."""
-    from waitress import serve
-
     from . import create_app
     from .backups import resume_wanted
+    from .web.keep_alive import serve
     from .web.lanes import ShedStale, StaffFirstDispatcher
     from .web.proxy import waitress_options
     enough_open_files(CONNECTION_LIMIT + 100)

@@ -89,3 +89,34 @@ def test_a_backup_carrying_a_trigger_is_refused_by_flask_restore_and_nothing_cha
         assert conn.execute("SELECT name, role FROM user ORDER BY id").fetchall() == [
             ("Olga Organizer", "organizer"), ("Jan Judge", "judge")]
         assert conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone() == (0,)
+
+
+def test_a_poll_answered_304_keeps_the_phones_connection_open(served):
+    """waitress closes the connection after a response without Content-Length, which every 304 is: a hall of
+    phones polling would reconnect on every poll (tournament.web.keep_alive)."""
+    import http.client
+    from urllib.parse import urlparse
+    address = urlparse(served.url)
+    conn = http.client.HTTPConnection(address.hostname, address.port, timeout=20)
+    code = served.people["codes"][0]
+    conn.request("GET", f"/p/{code}/round")
+    first = conn.getresponse()
+    first.read()
+    tag, cookie = first.getheader("ETag"), first.getheader("Set-Cookie", "").split(";")[0]
+    assert first.status == 200 and tag
+    sock = conn.sock
+    for _ in range(3):
+        conn.request("GET", f"/p/{code}/round", headers={"If-None-Match": tag, "Cookie": cookie})
+        again = conn.getresponse()
+        again.read()
+        assert again.status == 304 and again.getheader("Connection") is None
+        assert conn.sock is sock                       # the same connection, never closed and opened again
+    conn.request("GET", f"/p/{code}/round", headers={"Cookie": cookie})
+    page = conn.getresponse()
+    page.read()
+    assert page.status == 200 and conn.sock is sock
+    conn.request("GET", f"/p/{code}/round", headers={"If-None-Match": tag, "Connection": "close"})
+    closing = conn.getresponse()
+    closing.read()
+    assert closing.status == 304 and closing.getheader("Connection") == "close"    # asked to close: closed
+    conn.close()
