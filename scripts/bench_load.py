@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
 import re
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -60,6 +62,9 @@ RAMP_SECONDS = 10         # the phones open their pages during check-in, 300 wit
                           # 2,000 within 67 s), before round 1 is published; publishing it changes every page
                           # at once: the round-start burst
 RAMP_PHONES = 300
+# one TLS context for every client (the phones speak plain HTTP here, but each httpx client would build its own:
+# about 12 ms each, so 2,000 phones started their check-in 24 s late, some after the round was published)
+TLS = ssl.create_default_context()
 
 
 def ramp_seconds(clients: int) -> float:
@@ -160,7 +165,7 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
                 published: asyncio.Event, updated: dict, ramp: float = RAMP_SECONDS) -> None:
     """Open the page during check-in (with its style sheet and script), then poll its round box as rounds.js
     does (`/p/<code>/round` with the page's ETag)."""
-    client = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"})
+    client = httpx.AsyncClient(base_url=base, timeout=30, headers={"Accept-Encoding": "gzip"}, verify=TLS)
     clients[code] = client
     await asyncio.sleep(random.uniform(0, ramp))
     r = await timed(opening, client, "GET", f"/p/{code}")
@@ -266,12 +271,16 @@ async def run(args, base: str, data: dict, floor: bool = False) -> dict:
     committed: list[float] = []
     clients: dict = {}
     codes = data["codes"][:args.clients]
+    gc.collect()
+    gc.freeze()                     # the clients' own objects: with 2,000 phones' clients alive, Python's
+    gc.set_threshold(100_000, 50, 100)  # collector scanning them all again and again would stall the clients' loop
     ramp = ramp_seconds(len(codes))
     quiet = ramp + 3 * POLL_SECONDS                 # check-in: every page open, polling, before the round
     until = time.time() + quiet + args.seconds
 
     desk: dict = {}
-    await asyncio.gather(organizer(base, data, floor, quiet, published, committed, desk),
+    lags: list[float] = []
+    await asyncio.gather(loop_lag(until, published, lags), organizer(base, data, floor, quiet, published, committed, desk),
                          *(phone(base, c, opening, stats, until, clients, published, updated, ramp) for c in codes),
                          *(projector(base, data["event"], stats, until) for _ in range(PROJECTORS)))
     poll_seconds = args.seconds
@@ -286,7 +295,20 @@ async def run(args, base: str, data: dict, floor: bool = False) -> dict:
     return {"stats": stats, "storm": storm_stats, "told": told, "poll_seconds": poll_seconds, "desk": desk,
             "storm_seconds": storm_seconds, "poll_latencies": poll_latencies,
             "steady": steady, "opening": opening, "updated": len(updated),
-            "update_seconds_max": round(max(updated.values()) - committed[0], 1) if updated and committed else None}
+            "update_seconds_max": round(max(updated.values()) - committed[0], 1) if updated and committed else None,
+            "update_seconds_p95": (round(percentile([t - committed[0] for t in updated.values()], 95), 1)
+                                   if updated and committed else None),
+            "client_lag_p95_ms": percentile(lags, 95), "client_lag_max_ms": round(max(lags, default=0.0), 1)}
+
+
+async def loop_lag(until: float, published: asyncio.Event, lags: list[float]) -> None:
+    """How late the clients' own event loop wakes a 0.1 s sleep after the publish: when it is late by
+    seconds, the clients, not the server, are what delays a phone (one process drives every phone)."""
+    while time.time() < until:
+        began = time.perf_counter()
+        await asyncio.sleep(0.1)
+        if published.is_set():
+            lags.append((time.perf_counter() - began - 0.1) * 1000)
 
 
 def main() -> int:
@@ -299,6 +321,8 @@ def main() -> int:
     p.add_argument("--balancer", action="store_true", help="two app servers behind HAProxy (scripts/cluster), "
                                                            "PostgreSQL and Redis (REDIS_URL, default db 6)")
     p.add_argument("--no-floor", action="store_true", help="skip the floor: the same load on a trivial app first")
+    p.add_argument("--floor-only", action="store_true", help="only the floor: what these clients and this server "
+                                                               "manage with a trivial app (the harness's own limit)")
     p.add_argument("--swap-storm", action="store_true", help="instead: every client submits a sideboard swap at "
                                                                "the same instant (scripts/bench_storms.py)")
     p.add_argument("--locked-database", action="store_true", help="instead: another program holds SQLite's write "
@@ -316,6 +340,10 @@ def main() -> int:
     data = prepare(url, tmp, args.clients, args.reset)
     cost = poll_cost_ms()
     floor = None if args.no_floor else serve_and_run(args, tmp, url, data, floor=True)
+    if args.floor_only:
+        print(json.dumps({k: v for k, v in figures(args, url, floor[0], cost, floor[1], 0, 0).items()
+                          if k in FLOOR_FIGURES + ("clients", "requests")}))
+        return 0
     result, alive = serve_and_run(args, tmp, url, data)
     lost, duplicated = verify(url, data, result["told"])
     out = figures(args, url, result, cost, alive, lost, duplicated)
@@ -335,6 +363,7 @@ def main() -> int:
 
 
 FLOOR_FIGURES = ("p50_ms", "p95_ms", "p99_ms", "steady_p95_ms", "opening_p95_ms", "update_seconds_max",
+                 "update_seconds_p95", "client_lag_p95_ms", "client_lag_max_ms",
                  "publish_and_start_ms", "round_page_ms", "dashboard_ms", "errors", "phones_updated")
 
 
@@ -375,6 +404,8 @@ def figures(args, url: str, result: dict, cost: float, alive: bool, lost: int, d
             "opening_p95_ms": percentile(result["opening"].latencies, 95),
             "opening_requests": len(result["opening"].latencies),
             "phones_updated": result["updated"], "update_seconds_max": result["update_seconds_max"],
+            "update_seconds_p95": result["update_seconds_p95"], "client_lag_p95_ms": result["client_lag_p95_ms"],
+            "client_lag_max_ms": result["client_lag_max_ms"],
             **result["desk"],
             "errors": len(result["errors"]), "lost_writes": lost, "duplicate_writes": duplicated,
             "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
