@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from tournament.rounds import operations as rounds
 
 
 @pytest.fixture
@@ -95,7 +94,7 @@ def test_in_another_language_and_for_staff(app, db, pod, monkeypatch, client, lo
     event, rnd, table, players = pod
     shared, alone = _boxes(app, players, monkeypatch, **{"Accept-Language": "ja"})
     _same(shared, alone)
-    assert "あなた" in shared[0] or "(you)" not in shared[0]
+    assert f"{players[0].name}（あなた）" in shared[0] and "(you)" not in shared[0]
     login(organizer)
     import tournament.rounds.box as box
     monkeypatch.setattr(box, "_render_shared", lambda reg: pytest.fail("staff see the whole box"))

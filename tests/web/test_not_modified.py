@@ -37,6 +37,14 @@ def _seated(rnd, regs):
     return table, [by_id[s.registration_id] for s in table.seats]
 
 
+def _polled_once(app, player):
+    """A phone that opened its box and polled once (Flask's 304, now remembered): (phone, code, ETag)."""
+    phone, code = app.test_client(), player.access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    assert _poll(phone, code, tag).status_code == 304
+    return phone, code, tag
+
+
 def _poll(phone, code, tag, **headers):
     return phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, **headers})
 
@@ -61,9 +69,7 @@ def test_the_second_identical_poll_never_reaches_flask(app, live_round, flask_re
 def test_a_change_is_seen_by_the_next_poll_after_the_version_cache(app, db, live_round, flask_requests, clock):
     event, rnd, regs = live_round
     table, players = _seated(rnd, regs)
-    phone, code = app.test_client(), players[1].access_code
-    tag = phone.get(f"/p/{code}/round").headers["ETag"]
-    assert _poll(phone, code, tag).status_code == 304
+    phone, code, tag = _polled_once(app, players[1])
     other = app.test_client()
     report = other.post(f"/p/{players[0].access_code}/result",
                         data={"r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]})
@@ -76,9 +82,7 @@ def test_a_change_is_seen_by_the_next_poll_after_the_version_cache(app, db, live
 def test_another_workers_change_is_seen_within_the_cache_second(app, db, live_round, clock):
     event, rnd, regs = live_round
     table, players = _seated(rnd, regs)
-    phone, code = app.test_client(), players[1].access_code
-    tag = phone.get(f"/p/{code}/round").headers["ETag"]
-    assert _poll(phone, code, tag).status_code == 304
+    phone, code, tag = _polled_once(app, players[1])
     from tournament.events.models import Event      # as another process would: this worker's cache is not told
     db.session.execute(sa.update(Event).where(Event.id == event.id).values(state_version=Event.state_version + 1))
     db.session.commit()
@@ -92,9 +96,7 @@ def test_another_workers_change_is_seen_within_the_cache_second(app, db, live_ro
 def test_only_the_same_poll_is_answered_again(app, live_round, flask_requests, clock, differs):
     event, rnd, regs = live_round
     _table, players = _seated(rnd, regs)
-    phone, code = app.test_client(), players[0].access_code
-    tag = phone.get(f"/p/{code}/round").headers["ETag"]
-    assert _poll(phone, code, tag).status_code == 304
+    phone, code, tag = _polled_once(app, players[0])
     reached = len(flask_requests)
     if differs == "cookie":
         response = _poll(app.test_client(), code, tag)
@@ -113,9 +115,7 @@ def test_only_the_same_poll_is_answered_again(app, live_round, flask_requests, c
 def test_a_revoked_code_stops_getting_304s(app, db, live_round, flask_requests, clock, organizer):
     event, rnd, regs = live_round
     _table, players = _seated(rnd, regs)
-    phone, code = app.test_client(), players[2].access_code
-    tag = phone.get(f"/p/{code}/round").headers["ETag"]
-    assert _poll(phone, code, tag).status_code == 304
+    phone, code, tag = _polled_once(app, players[2])
     from tournament.events import operations as event_ops
     event_ops.replace_access_code(players[2], organizer)
     db.session.commit()

@@ -27,8 +27,8 @@ from ..extensions import db
 from ..web import page_cache, refresh_server_now
 from ..web.lifecycle import state_version
 from . import operations as ops
-from .models import GameTable, Round, Seat
-from .player import _forms, for_phone, player_round, stand_in
+from .models import GameTable, Seat
+from .player import for_phone, phone_forms, player_round, stand_in
 
 CLOCK_SECONDS = 10          # a shared copy's clock text ("12:34 left") is at most this old (rounds.js ticks it)
 PARTS = ("place", "seat", "seats", "confirm", "vote")
@@ -48,6 +48,7 @@ class SharedBox:
     can_confirm: frozenset      # registration ids that may confirm the current result
     my_votes: dict              # voter id -> the registration id voted for
     facts: dict                 # the vote section's facts, the same for every phone at the pod
+    seat_of: dict               # registration id -> seat number
 
 
 class Box(NamedTuple):
@@ -84,7 +85,7 @@ def _shared_box(reg) -> SharedBox | None:
         if shared is None:
             return None
         kept.put(key, shared)
-    return shared if any(s["id"] == reg.id for s in shared.seats) else None
+    return shared if reg.id in shared.seat_of else None
 
 
 def _seating(event_id: int, version) -> dict:
@@ -93,10 +94,9 @@ def _seating(event_id: int, version) -> dict:
     key = (event_id, version)
     seating = kept.get(key)
     if seating is None:
-        latest = (sa.select(Round.id).where(Round.event_id == event_id, Round.status != "draft")
-                  .order_by(Round.number.desc()).limit(1).scalar_subquery())
         rows = db.session.execute(sa.select(Seat.registration_id, Seat.table_id, GameTable.kind)
-                                  .join(GameTable, GameTable.id == Seat.table_id).where(Seat.round_id == latest))
+                                  .join(GameTable, GameTable.id == Seat.table_id)
+                                  .where(Seat.round_id == ops.queries.latest_round_id(event_id)))
         seating = {reg_id: (table_id, kind) for reg_id, table_id, kind in rows}
         kept.put(key, seating)
     return seating
@@ -118,21 +118,20 @@ def _render_shared(reg) -> SharedBox | None:
     facts = {k: yr[k] for k in ("votes", "can_vote", "votes_visible", "vote_list", "voted", "seated", "open_round")}
     return SharedBox(html=html, round_number=rnd.number, table_number=table.number, revision=table.result_revision,
                      seats=tuple(yr["view"]["seats"]), result_lines=tuple(yr["result_lines"]), can_confirm=may_confirm,
-                     my_votes=my_votes, facts=facts)
+                     my_votes=my_votes, facts=facts, seat_of={s["id"]: s["seat"] for s in yr["view"]["seats"]})
 
 
 def _for_this_phone(shared: SharedBox, reg, place) -> str:
     """The shared copy with this phone's own parts, code and form token, and the server's time now."""
-    me = next(s for s in shared.seats if s["id"] == reg.id)
     names = {s["id"]: s["name"] for s in shared.seats}
     mine = shared.my_votes.get(reg.id)
     facts = {**shared.facts, "can_confirm": reg.id in shared.can_confirm,
              "opponents": [s for s in shared.seats if s["id"] != reg.id]}
-    number = SimpleNamespace(number=shared.round_number)
+    rnd = SimpleNamespace(number=shared.round_number)
     table = SimpleNamespace(number=shared.table_number, result_revision=shared.revision, kind="pod")
-    yr = {**facts, "seat": SimpleNamespace(seat=me["seat"]), "table": table, "view": {"seats": shared.seats},
+    yr = {**facts, "seat": SimpleNamespace(seat=shared.seat_of[reg.id]), "table": table, "view": {"seats": shared.seats},
           "result_lines": shared.result_lines, "my_vote": names.get(mine) if mine else None}
-    yr.update(_forms(number, table, facts, (None, None), mine))
+    yr.update(phone_forms(rnd, table, facts, (None, None), mine))
     parts = render_template("rounds/_box_parts.html", yr=yr, reg=reg, event=reg.event, place=place,
                             part_break=Markup(_BREAK)).split(_BREAK)
     html = shared.html

@@ -45,7 +45,7 @@ def player_round(reg, marked: bool = False) -> dict | None:
     mine = next((v.votee_id for v in table.votes if v.voter_id == reg.id), None) if votes else None
     failed = _failed_form(table)                   # before the facts: a refusal about another table is their error
     out.update(_result_facts(reg, rnd, table, names, staff), my_vote=names.get(mine) if mine else None)
-    out.update(_forms(rnd, table, out, failed, mine))
+    out.update(phone_forms(rnd, table, out, failed, mine))
     if out["can_report"] and out["result_form"] is None:       # marked: for a copy shared by the table (box.py)
         out["report_html"] = Markup(marked_report_form(reg, table, view)) if marked else shared_report_form(
             reg, table, view)
@@ -104,7 +104,7 @@ def _failed_form(table):
     return failed, g.get("round_form_kind")
 
 
-def _forms(rnd, table, facts: dict, failed: tuple, mine: int | None) -> dict:
+def phone_forms(rnd, table, facts: dict, failed: tuple, mine: int | None) -> dict:
     """The confirm and vote forms when the box shows them; the result form only when this request's own refused
     one is shown again (else the box shows the table's shared copy, shared_report_form)."""
     failed, kind = failed

@@ -48,23 +48,14 @@ def kept(name: str, size: int) -> Kept:
     return store
 
 
-class MemoryPages:
-    def __init__(self):
-        self._pages: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
+class MemoryPages(Kept):
+    """The shared pages of this worker process (no REDIS_URL)."""
 
-    def get(self, key: str):
-        with self._lock:
-            hit = self._pages.get(key)
-            if hit is not None:
-                self._pages.move_to_end(key)
-            return hit
+    def __init__(self):
+        super().__init__(RENDERED_MAX)
 
     def put(self, key: str, body: bytes, headers: list) -> None:
-        with self._lock:
-            self._pages[key] = (body, headers)
-            while len(self._pages) > RENDERED_MAX:
-                self._pages.popitem(last=False)
+        super().put(key, (body, headers))
 
 
 class RedisPages:

@@ -117,10 +117,15 @@ def current_round(event: Event) -> Round | None:
                               .order_by(Round.number.desc()).limit(1)).scalar()
 
 
+def latest_round_id(event_id: int):
+    """The id of the round players see (the latest published or finished one), as a subquery."""
+    return (sa.select(Round.id).where(Round.event_id == event_id, Round.status != "draft")
+            .order_by(Round.number.desc()).limit(1).scalar_subquery())
+
+
 def current_seat(reg: Registration) -> tuple[Round | None, Seat | None]:
     """The player's current round and seat in it (None when not seated): one definition for every page."""
-    latest = (sa.select(Round.id).where(Round.event_id == reg.event_id, Round.status != "draft")
-              .order_by(Round.number.desc()).limit(1).scalar_subquery())
+    latest = latest_round_id(reg.event_id)
     seat = db.session.execute(sa.select(Seat).where(Seat.round_id == latest, Seat.registration_id == reg.id)
                               .options(joinedload(Seat.table).joinedload(GameTable.round),
                                        joinedload(Seat.table).selectinload(GameTable.seats)
