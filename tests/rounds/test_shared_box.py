@@ -16,8 +16,16 @@ def pod(make_round):
     return event, rnd, table, [by_id[s.registration_id] for s in table.seats]
 
 
+CLOCK = re.compile(r"data-clock>(?:(\d+):)?(\d\d):(\d\d)<")
+
+
+def _clock_seconds(html: str) -> list[int]:
+    return [int(h or 0) * 3600 + int(m) * 60 + int(s) for h, m, s in CLOCK.findall(html)]
+
+
 def _normal(html: str) -> str:
     html = re.sub(r'data-server-now="[^"]*"', "", html)
+    html = CLOCK.sub("data-clock><", html)                    # the clock ticks between two renders
     html = re.sub(r'(name="csrf_token" value=)"[^"]*"', r"\1", html)     # each browser has its own token
     return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)).strip()
 
@@ -35,8 +43,12 @@ def _boxes(app, players, monkeypatch, **headers):
 
 
 def _same(shared, alone):
+    """Equal but for the clock's text, which may be a shared copy's (at most CLOCK_SECONDS old) or a second on."""
+    from tournament.rounds.box import CLOCK_SECONDS
     for mine, theirs in zip(shared, alone):
         assert _normal(mine) == _normal(theirs)
+        for a, b in zip(_clock_seconds(mine), _clock_seconds(theirs), strict=True):
+            assert 0 <= a - b <= CLOCK_SECONDS + 2
 
 
 def test_each_phone_sees_its_own_box_at_the_round_start(app, db, pod, monkeypatch):
