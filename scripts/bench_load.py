@@ -22,7 +22,9 @@ organizer pressing "Publish and start" in the middle of it, then a result storm;
    page at once (the round start), and during the burst opens the round page and the dashboard
    (`round_page_ms`, `dashboard_ms`); the polling goes on for `--seconds`.
 5. The result storm: at every table the first player reports, the others confirm and everyone votes,
-   every tap sent twice, all at once.
+   every tap sent twice, all at once. Every tap goes as static/outbox.js sends it (X-Script: outbox):
+   one that waited 5 s in the server's queue is answered "busy" (nothing stored) and sent again after
+   Retry-After (`storm_busy_resent`); the storm's figures are the time until each tap was stored.
 6. Checks the database against what every client was told, and that the server is still running.
 
 Prints latency percentiles of the clients from the moment round 1 is published (`p50_ms`, `p95_ms`,
@@ -31,7 +33,7 @@ sent the last phone showed round 1 (`update_seconds_max`), the storm's own figur
 1,200 posts sent at the same instant queue behind each other, so their p95 is about the storm's length),
 and lost or duplicated writes. Every refused storm tap counts as an error. A phone's read answered 503 (it
 waited 5 s in the queue: tournament/web/lanes.py) is not an error: it is counted in the statuses, and the
-phone asks again as the page does (after Retry-After when opening, at its next poll after that).
+phone asks again as the page does (after Retry-After; a poll, X-Script: poll, is shed after 1 s in the queue).
 """
 from __future__ import annotations
 
@@ -65,6 +67,8 @@ RAMP_PHONES = 300
 # one TLS context for every client (the phones speak plain HTTP here, but each httpx client would build its own:
 # about 12 ms each, so 2,000 phones started their check-in 24 s late, some after the round was published)
 TLS = ssl.create_default_context()
+OUTBOX = {"X-Script": "outbox"}     # how static/outbox.js sends a kept report, confirmation or vote
+STORM_GIVE_UP_SECONDS = 120
 
 
 def ramp_seconds(clients: int) -> float:
@@ -140,6 +144,7 @@ class Stats:
         self.started: list[float] = []
         self.errors: list[str] = []
         self.statuses: dict[int, int] = {}
+        self.busy = 0                   # storm taps answered "busy" and sent again
 
     def add(self, ms: float, status: int | None, what: str = "") -> None:
         self.latencies.append(ms)
@@ -177,14 +182,29 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
     tag = r.headers.get("ETag") if r is not None else None
     if r is not None and "Your round: round 1" in r.text:       # opened slowly enough to see round 1 already
         updated.setdefault(code, time.time())
+    wait = POLL_SECONDS + random.uniform(-0.3, 0.3)
     while time.time() < until:
-        await asyncio.sleep(POLL_SECONDS + random.uniform(-0.3, 0.3))
+        await asyncio.sleep(wait)
         counted = stats if published.is_set() else opening
-        r = await timed(counted, client, "GET", f"/p/{code}/round", headers={"If-None-Match": tag} if tag else {})
+        r = await timed(counted, client, "GET", f"/p/{code}/round",
+                        headers={"X-Script": "poll", **({"If-None-Match": tag} if tag else {})})
+        wait = POLL_SECONDS + random.uniform(-0.3, 0.3)
+        if busy_for(r):                         # as rounds.js: keep the table, ask again after Retry-After
+            wait = busy_for(r) + random.random()
         if r is not None and r.status_code == 200:
             tag = r.headers.get("ETag", tag)
             if "Your round: round 1" in r.text:
                 updated.setdefault(code, time.time())
+
+
+def busy_for(r) -> float:
+    """The seconds our busy server asked for (503 with Retry-After, tournament/web/lanes.py), else 0."""
+    if r is None or r.status_code != 503:
+        return 0.0
+    try:
+        return float(r.headers.get("Retry-After", 0))
+    except ValueError:
+        return 0.0
 
 
 async def projector(base: str, event_id: int, stats: Stats, until: float) -> None:
@@ -213,10 +233,24 @@ async def storm(data: dict, clients: dict, stats: Stats) -> list[tuple]:
     tokens = dict(zip(clients, await asyncio.gather(*(csrf_of(c, code) for code, c in clients.items()))))
 
     async def post(kind, key, code, url, form):
-        r = await timed(stats, clients[code], "POST", url, data={**form, "csrf_token": tokens[code]})
+        """As static/outbox.js sends a kept report, confirmation or vote: a busy answer (nothing stored) is sent
+        again after its Retry-After; the figure is the time until the tap was stored."""
+        started, busy = time.perf_counter(), 0
+        while True:
+            try:
+                r = await clients[code].post(url, data={**form, "csrf_token": tokens[code]}, headers=OUTBOX)
+            except httpx.HTTPError as e:
+                r, failure = None, e.__class__.__name__
+            if not busy_for(r) or time.perf_counter() - started > STORM_GIVE_UP_SECONDS:
+                break
+            busy += 1
+            await asyncio.sleep(busy_for(r) + random.random())
+        status = r.status_code if r is not None else None
+        stats.add((time.perf_counter() - started) * 1000, status, f"POST {url}" + ("" if r is not None else f" {failure}"))
+        stats.busy += busy
         if r is not None and r.status_code >= 400:
             stats.errors.append(f"POST {url}: {r.status_code} (every tap of the storm is one a player may make)")
-        return kind, key, r.status_code if r is not None else None
+        return kind, key, status
 
     reports, rest = [], []
     for t in data["tables"]:
@@ -411,6 +445,7 @@ def figures(args, url: str, result: dict, cost: float, alive: bool, lost: int, d
             "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
             "storm_p50_ms": percentile(storm_stats.latencies, 50),
             "storm_p95_ms": percentile(storm_stats.latencies, 95), "storm_statuses": storm_stats.statuses,
+            "storm_busy_resent": storm_stats.busy,
             "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,
             "balancer": bool(args.balancer), "database": "postgresql" if url.startswith("postgres") else "sqlite"}
 

@@ -1,12 +1,16 @@
-/* The player's result report and vote when the venue Wi-Fi drops (the "Your round" box on /p/<code>).
+/* The player's result report, confirmation and vote when the venue Wi-Fi drops (the "Your round" box on
+ * /p/<code>).
  *
- * A form marked data-outbox-kind ("result", "vote") is not posted by the browser but kept on this phone
- * first (localStorage, one entry per event/round/access code: the box's data-outbox) with a new send key
- * (the form's field named by data-send-key), then sent with fetch. While it cannot be sent, the box says
+ * A form marked data-outbox-kind ("confirm", "result", "vote") is not posted by the browser but kept on this
+ * phone first (localStorage, one entry per event/round/access code: the box's data-outbox) with a new send key
+ * (the form's field named by data-send-key; a confirmation has none: the server keeps one per player and
+ * result), then sent with fetch. While it cannot be sent, the box says
  * "waiting to send"; it is sent again when the connection is back (static/rounds.js polls and tells:
  * "round-online"), also after a reload. The server stores a key once per table, so a form sent twice (its
  * answer lost on the way) is one write. The answer's page replaces the box ("round-answer") and its
  * messages are shown. Tapping again before it went replaces the kept form: only the last one is sent.
+ * A server too busy to take it (503 with Retry-After, tournament/web/lanes.py: nothing was stored) gets the
+ * same form again after that many seconds; the note "waiting to send" stays until then.
  * Without this script (or without localStorage) the forms post as usual.
  */
 (function () {
@@ -15,7 +19,9 @@
   var ENGLISH = {
     outbox_result: "Your result report is waiting to send: it is kept on this phone and sent when the " +
                    "connection is back.",
-    outbox_vote: "Your vote is waiting to send: it is kept on this phone and sent when the connection is back."
+    outbox_vote: "Your vote is waiting to send: it is kept on this phone and sent when the connection is back.",
+    outbox_confirm: "Your confirmation is waiting to send: it is kept on this phone and sent when the connection " +
+                    "is back."
   };
   var tr = window.pageTexts ? window.pageTexts(ENGLISH) : function (key) { return ENGLISH[key] || key; };
   var PREFIX = "edh-outbox:";
@@ -66,8 +72,8 @@
   function keep(event) {
     var form = event.target, kind = form.getAttribute && form.getAttribute("data-outbox-kind");
     var box = kind && form.closest("[data-outbox]");
-    var keyName = kind && form.getAttribute("data-send-key");
-    if (!box || !keyName || event.defaultPrevented || !storage() || !window.fetch || !window.crypto) return;
+    var keyName = kind && form.getAttribute("data-send-key");    // none: the server stores it once by its fields
+    if (!box || event.defaultPrevented || !storage() || !window.fetch || !window.crypto) return;
     event.preventDefault();
     var fields = [];
     new FormData(form).forEach(function (value, name) {
@@ -75,7 +81,7 @@
     });
     if (event.submitter && event.submitter.name) fields.push([event.submitter.name, event.submitter.value]);
     var key = newKey();
-    fields.push([keyName, key]);
+    if (keyName) fields.push([keyName, key]);
     var name = PREFIX + box.getAttribute("data-outbox"), items = read(name);
     items[kind] = {action: form.action, fields: fields, key: key, at: Date.now()};
     write(name, items);
@@ -131,8 +137,14 @@
   function send(next) {
     var item = next.item;
     return fetch(item.action, {method: "POST", credentials: "same-origin", cache: "no-store",
-                               headers: {"Accept": "text/html"}, body: new URLSearchParams(item.fields)})
+                               headers: {"Accept": "text/html", "X-Script": "outbox"},
+                               body: new URLSearchParams(item.fields)})
       .then(function (response) {
+        var after = parseInt(response.headers.get("Retry-After"), 10);
+        if (response.status === 503 && after > 0) {     // our server, busy: nothing stored; the same form later
+          setTimeout(flush, (after + Math.random()) * 1000);
+          return false;
+        }
         if (LATER.indexOf(response.status) >= 0) throw new Error("later");
         return response.text().then(function (text) {
           var doc = new DOMParser().parseFromString(text, "text/html");

@@ -114,19 +114,24 @@
       if (waiting) return;
       if (document.hidden) { schedule(); return; }
       waiting = true;
-      var headers = {"Accept": "text/html"};
+      var headers = {"Accept": "text/html", "X-Script": "poll"};
       if (tag) headers["If-None-Match"] = tag;
+      busy = 0;
       fetch(url, {credentials: "same-origin", headers: headers,
                    cache: "no-store"})
         .then(function (response) {
-          if (response.status >= 502 && response.status <= 504) throw new Error("no server");  // a proxy's answer
+          var after = parseInt(response.headers.get("Retry-After"), 10);
+          var ours = response.status === 503 && after > 0;     // our server, busy: keep the table, ask later
+          if (!ours && response.status >= 502 && response.status <= 504) throw new Error("no server");  // a proxy's
           failures = 0;
           connection(id, false);
+          if (ours) busy = after;
           if (response.status !== 200) return null;
           tag = response.headers.get("ETag") || tag;
           return response.text();
         })
         .then(function (text) {
+          if (busy) return;                       // kept forms wait too: the server asked for a moment
           document.dispatchEvent(new CustomEvent("round-online"));
           if (!text) return;
           var fresh = new DOMParser().parseFromString(text, "text/html").getElementById(id);
@@ -141,9 +146,10 @@
     function schedule() {
       clearTimeout(timer);
       var wait = failures ? Math.min(seconds * Math.pow(2, failures - 1), MAX_RETRY_SECONDS) : seconds;
+      if (busy && !failures) wait = busy + Math.random();     // spread the hall's next asks over a second
       timer = setTimeout(poll, wait * 1000);
     }
-    var failures = 0, timer = null;
+    var failures = 0, timer = null, busy = 0;
     schedule();
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
     window.addEventListener("online", poll);

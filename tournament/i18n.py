@@ -134,6 +134,8 @@ JS_TEXTS = {
                         "connection is back."),
     "outbox_vote": N_("Your vote is waiting to send: it is kept on this phone and sent when the connection is "
                       "back."),
+    "outbox_confirm": N_("Your confirmation is waiting to send: it is kept on this phone and sent when the "
+                         "connection is back."),
     # static/tracker.js
     "tracker_refused": N_("Refused."),
     "tracker_not_saved": N_("No connection: the change was not saved. Try again."),

@@ -38,6 +38,7 @@ with app.app_context():
     seats = sorted(table.seats, key=lambda s: s.seat)
     db.session.commit()
     print(json.dumps({"code": seats[0].registration.access_code, "me": seats[0].registration_id,
+                      "other_code": seats[1].registration.access_code,
                       "other": seats[1].registration_id, "other_name": seats[1].registration.name,
                       "table": table.id, "event": event.id, "uses_votes": ro.event_uses_votes(event)}))
 """
@@ -48,7 +49,7 @@ import sqlalchemy as sa
 from tournament import create_app
 from tournament.extensions import db
 from tournament.events.models import AuditEntry
-from tournament.rounds.models import ResultReport, SentForm, Vote
+from tournament.rounds.models import ResultConfirmation, ResultReport, SentForm, Vote
 app = create_app()
 table = int(sys.argv[1])
 with app.app_context():
@@ -59,6 +60,8 @@ with app.app_context():
         "votes": [list(v) for v in db.session.execute(sa.select(Vote.voter_id, Vote.votee_id).where(Vote.table_id == table))],
         "vote_log": count(sa.select(sa.func.count()).select_from(AuditEntry).where(AuditEntry.action == "vote")),
         "keys": count(sa.select(sa.func.count()).select_from(SentForm).where(SentForm.table_id == table)),
+        "confirmations": count(sa.select(sa.func.count()).select_from(ResultConfirmation)
+                               .where(ResultConfirmation.table_id == table)),
     }))
 """
 
@@ -127,7 +130,7 @@ def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_an
     wait(phone, lambda b: "waiting to send" in text_of(b, "outbox-vote"))
     assert sorted(kept(phone)[place]) == ["result", "vote"]
     assert text_of(phone, "your-table") == table_and_seat and "No connection" in text_of(phone, "connection-lost")
-    assert counts() == {"reports": 0, "report_log": 0, "votes": [], "vote_log": 0, "keys": 0}
+    assert counts() == {"reports": 0, "report_log": 0, "votes": [], "vote_log": 0, "keys": 0, "confirmations": 0}
 
     # the network is back: both are sent by themselves, the page shows the stored result, nothing is kept
     network(phone, online=True)
@@ -140,7 +143,20 @@ def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_an
         " return p.textContent; }).join(' ')"))
     assert kept(phone) == {}
     assert counts() == {"reports": 1, "report_log": 1, "votes": [[data["me"], data["other"]]], "vote_log": 1,
-                        "keys": 2}
+                        "keys": 2, "confirmations": 1}          # the reporter's own
+
+    # the next player at the table confirms it while the Wi-Fi is down: kept, then sent and stored once
+    other = browser_factory(*PHONE, mobile=True)
+    other.get(f"{live_server}/p/{data['other_code']}")
+    wait(other, lambda b: b.find_element(By.ID, "confirm-form").is_displayed())
+    network(other, online=False)
+    other.find_element(By.CSS_SELECTOR, "#confirm-form button[type=submit]").click()
+    wait(other, lambda b: "confirmation is waiting to send" in text_of(b, "outbox-confirm"))
+    assert counts()["confirmations"] == 1
+    network(other, online=True)
+    wait(other, lambda b: not b.find_elements(By.ID, "outbox-confirm") and not b.find_elements(By.ID, "confirm-form"),
+         timeout=BACK_ONLINE)
+    assert kept(other) == {} and counts()["confirmations"] == 2
 
     # a reload sends nothing again
     phone.get(f"{live_server}/p/{data['code']}")
@@ -148,3 +164,56 @@ def test_a_report_and_a_vote_tapped_offline_are_sent_when_the_network_is_back_an
     assert kept(phone) == {}
     assert counts()["reports"] == 1 and counts()["vote_log"] == 1
 
+
+
+# The server too busy for a moment (tournament/web/lanes.py: a request that waited too long in its queue is
+# answered 503 with Retry-After at once). A real hall's overload cannot be made on cue in a test, so the
+# browser itself answers the first few of the page's own requests that way (its fetch, wrapped before the
+# page loads); everything after goes to the real server.
+BUSY_FOR_A_MOMENT = r"""
+(function () {
+  var real = window.fetch, left = {poll: 2, outbox: 1};
+  window.busyLog = [];
+  window.fetch = function (url, options) {
+    var headers = (options && options.headers) || {}, kind = headers["X-Script"];
+    window.busyLog.push([kind || "", Date.now()]);
+    if (left[kind] > 0) {
+      left[kind] -= 1;
+      return Promise.resolve(new Response("busy", {status: 503, headers: {"Retry-After": "1"}}));
+    }
+    return real.apply(this, arguments);
+  };
+})();
+"""
+
+
+def test_a_busy_server_is_asked_again_soon_without_a_lost_connection_note_and_the_report_is_stored_once(
+        server, browser_factory):
+    data = server.prepare(SETUP, "Busy hall")
+    counts = lambda: json.loads(server.run_script(COUNT, str(data["table"])).splitlines()[-1])
+    logged = counts()["report_log"]             # every event's reports (this module's server is shared)
+    phone = browser_factory(*PHONE, mobile=True)
+    phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": BUSY_FOR_A_MOMENT})
+    phone.get(f"{server}/p/{data['code']}")
+    wait(phone, lambda b: b.find_element(By.ID, "report-form").is_displayed())
+    table_and_seat = text_of(phone, "your-table")
+
+    # two polls answered "busy": the page keeps its table, says nothing about the connection, and asks again
+    # after Retry-After (1 s, plus up to 1 s to spread the hall), not after the lost connection's back-off
+    polls = lambda b: [at for kind, at in b.execute_script("return window.busyLog") if kind == "poll"]
+    wait(phone, lambda b: len(polls(b)) >= 4, timeout=20)
+    times = polls(phone)
+    assert all(1000 <= later - earlier <= 2500 for earlier, later in zip(times[:2], times[1:3]))
+    assert not phone.find_elements(By.ID, "connection-lost")
+    assert text_of(phone, "your-table") == table_and_seat
+
+    # the report's first send is answered "busy": nothing is stored, the phone says "waiting to send" and
+    # sends the same form again by itself; it is stored once
+    phone.find_element(By.CSS_SELECTOR, f"#report-form input[name='r-survivors'][value='{data['me']}']").click()
+    phone.find_element(By.CSS_SELECTOR, "#report-form button[type=submit]").click()
+    wait(phone, lambda b: "reported by" in text_of(b, "result-state"), timeout=20)
+    sends = [kind for kind, _at in phone.execute_script("return window.busyLog") if kind == "outbox"]
+    assert sends == ["outbox", "outbox"]
+    assert not phone.find_elements(By.ID, "outbox-result") and kept(phone) == {}
+    assert not phone.find_elements(By.ID, "connection-lost")
+    assert counts()["reports"] == 1 and counts()["report_log"] == logged + 1

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from werkzeug.test import Client
 
-from tournament.web.lanes import SHED_AFTER_SECONDS, ShedStale, StaffFirstDispatcher, StaffFirstQueue
+from tournament.web.lanes import (POLL_SHED_AFTER_SECONDS, SHED_AFTER_SECONDS, ShedStale, StaffFirstDispatcher,
+                                  StaffFirstQueue)
 
 
 class Channel:
@@ -78,16 +79,27 @@ def waited(seconds):
     return {"waitress.client_disconnected": QueuedChannel(seconds).check_client_disconnected}
 
 
-@pytest.mark.parametrize("path, method, waited_for, status", [
-    ("/p/CODE/round", "GET", SHED_AFTER_SECONDS + 1, 503),   # stale phone read: answered at once
-    ("/p/CODE", "GET", SHED_AFTER_SECONDS + 1, 503),
-    ("/p/CODE/round", "GET", 0.1, 200),                      # a fresh one is rendered
-    ("/p/CODE/result", "POST", 60, 200),                     # a write is never shed
-    ("/events/1/rounds/1", "GET", 60, 200),                  # nor a staff page
+POLL, OUTBOX = {"X-Script": "poll"}, {"X-Script": "outbox"}
+
+
+@pytest.mark.parametrize("path, method, headers, waited_for, status", [
+    ("/p/CODE/round", "GET", {}, SHED_AFTER_SECONDS + 1, 503),        # stale phone read: answered at once
+    ("/p/CODE", "GET", {}, SHED_AFTER_SECONDS + 1, 503),
+    ("/p/CODE/round", "GET", {}, 0.1, 200),                           # a fresh one is rendered
+    ("/p/CODE/round", "GET", {}, POLL_SHED_AFTER_SECONDS + 0.1, 200),  # an opened page waits longer than a poll
+    ("/p/CODE/round", "GET", POLL, POLL_SHED_AFTER_SECONDS + 0.1, 503),  # the script's poll asks again soon
+    ("/p/CODE/round", "GET", POLL, POLL_SHED_AFTER_SECONDS - 0.3, 200),
+    ("/p/CODE/result", "POST", {}, 60, 200),                     # a form the browser posts is never shed
+    ("/p/CODE/confirm", "POST", POLL, 60, 200),
+    ("/p/CODE/result", "POST", OUTBOX, SHED_AFTER_SECONDS + 1, 503),    # one the phone keeps is sent again
+    ("/p/CODE/vote", "POST", OUTBOX, SHED_AFTER_SECONDS - 1, 200),
+    ("/events/1/rounds/1/start", "POST", OUTBOX, 60, 200),       # a staff write never, whatever it says
+    ("/events/1/rounds/1", "GET", {}, 60, 200),                  # nor a staff page
 ])
-def test_a_phone_read_that_waited_too_long_is_told_to_ask_again(path, method, waited_for, status):
+def test_a_phone_request_that_waited_too_long_is_told_to_ask_again(path, method, headers, waited_for, status):
     shed = ShedStale(app)
-    response = Client(shed).open(path, method=method, environ_base=waited(waited_for), buffered=True)
+    response = Client(shed).open(path, method=method, headers=headers, environ_base=waited(waited_for),
+                                 buffered=True)
     assert response.status_code == status
     if status == 503:
         assert response.headers["Retry-After"] == "2" and response.headers["Cache-Control"] == "no-store"

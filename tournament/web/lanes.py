@@ -9,10 +9,17 @@ phones). Two parts, used by tournament.serve:
   read (unless that read has waited 2 s already: a storm of writes never starves the phones); phones' reads
   are served in their order of arrival, at most half the threads at once, so a staff page shares the
   processor (one Python thread at a time) with a few renders, not with every thread.
-- ShedStale (WSGI middleware): a phone's read that has already waited `shed_after` seconds in the queue is
-  answered at once with 503 and Retry-After instead of being rendered: the phone asks again by itself (the
-  poll at its next turn, an opened page by a meta refresh), and the time goes to the phones behind it.
-  Writes are never shed: a result or a swap is never refused for load.
+- ShedStale (WSGI middleware): a phone's request that has already waited too long in the queue is answered
+  at once with 503 and Retry-After instead of being served, when the phone asks again by itself, and the
+  time goes to the phones behind it:
+  - the page script's poll of the round box (header `X-Script: poll`, static/rounds.js) after
+    POLL_SHED_AFTER_SECONDS: the phone keeps its last table and asks again after Retry-After, without a
+    "connection lost" note; an answer a second late is worth less than the next phone's;
+  - an opened page or an API read after SHED_AFTER_SECONDS (the page reloads itself by a meta refresh);
+  - a report, confirmation or vote the phone keeps until it is stored (header `X-Script: outbox`,
+    static/outbox.js) after SHED_AFTER_SECONDS: nothing was stored, the phone says "waiting to send" and
+    sends the same form again after Retry-After (the server stores it once).
+  Other writes are never shed: a form posted by the browser itself (no script) or a swap would be lost.
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ from waitress.task import ThreadedTaskDispatcher
 PHONE_PREFIXES = ("/p/", "/api/v1/players/")
 READS = frozenset({"GET", "HEAD"})
 SHED_AFTER_SECONDS = 5.0
+POLL_SHED_AFTER_SECONDS = 1.0   # chosen by measurement: scripts/bench_load.py --clients 2000 (README)
 PHONE_AGING_SECONDS = 2.0      # a phone's read that waited this long goes before staff requests and writes
 RETRY_AFTER_SECONDS = 2
 # A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); a poll's
@@ -40,6 +48,18 @@ BUSY_JSON = (b'{"error": {"code": "busy", "message": "The server is answering ma
 def phone_read(method: str, path: str) -> bool:
     """A player's own page, round box or poll (keyed by the access code), read only."""
     return method in READS and path.startswith(PHONE_PREFIXES)
+
+
+def shed_after(environ, page_seconds: float = SHED_AFTER_SECONDS,
+               poll_seconds: float = POLL_SHED_AFTER_SECONDS) -> float | None:
+    """How long this request may wait in the queue before it is answered "busy" (None: it is never shed)."""
+    method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "")
+    script = environ.get("HTTP_X_SCRIPT", "")
+    if phone_read(method, path):
+        return poll_seconds if script == "poll" else page_seconds
+    if method == "POST" and script == "outbox" and path.startswith("/p/"):
+        return page_seconds
+    return None
 
 
 def channel_is_phone_read(channel) -> bool:
@@ -134,17 +154,18 @@ def queued_seconds(environ) -> float:
 
 
 class ShedStale:
-    """Wraps a WSGI app: a phone's read that waited `shed_after` seconds or more is answered 503 at once."""
+    """Wraps a WSGI app: a phone's request that waited its `shed_after` or more is answered 503 at once."""
 
-    def __init__(self, app, shed_after: float = SHED_AFTER_SECONDS):
+    def __init__(self, app, page_seconds: float = SHED_AFTER_SECONDS,
+                 poll_seconds: float = POLL_SHED_AFTER_SECONDS):
         self.app = app
-        self.shed_after = shed_after
-        self.shed = 0                      # how many phone reads were answered "busy" (for the benchmarks)
+        self.page_seconds, self.poll_seconds = page_seconds, poll_seconds
+        self.shed = 0                      # how many phone requests were answered "busy" (for the benchmarks)
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
-        if (phone_read(environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", ""))
-                and queued_seconds(environ) >= self.shed_after):
+        limit = shed_after(environ, self.page_seconds, self.poll_seconds)
+        if limit is not None and queued_seconds(environ) >= limit:
             with self._lock:
                 self.shed += 1
             return busy(environ, start_response)
