@@ -3,6 +3,7 @@ phone must still see exactly the box rendered for it alone, in every state of th
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -43,12 +44,11 @@ def _boxes(app, players, monkeypatch, **headers):
 
 
 def _same(shared, alone):
-    """Equal but for the clock's text, which may be a shared copy's (at most CLOCK_SECONDS old) or a second on."""
-    from tournament.rounds.box import CLOCK_SECONDS
+    """Equal but for the clock's text, which is each phone's own "now": the later render a second or two on."""
     for mine, theirs in zip(shared, alone):
         assert _normal(mine) == _normal(theirs)
         for a, b in zip(_clock_seconds(mine), _clock_seconds(theirs), strict=True):
-            assert 0 <= a - b <= CLOCK_SECONDS + 2
+            assert 0 <= a - b <= 2
 
 
 def test_each_phone_sees_its_own_box_at_the_round_start(app, db, pod, monkeypatch):
@@ -74,6 +74,42 @@ def test_the_box_is_rendered_once_per_pod(app, db, pod, monkeypatch):
     for p in players:
         assert app.test_client().get(f"/p/{p.access_code}/round").status_code == 200
     assert len(renders) == 1
+
+
+def _later(monkeypatch, seconds):
+    """The server's clock `seconds` on (for the box's clock and for the whole render's)."""
+    from datetime import datetime as real
+    import tournament.rounds.box as box
+    import tournament.rounds.presenting as presenting
+
+    class Later(real):
+        @classmethod
+        def now(cls, tz=None):
+            return real.now(tz) + timedelta(seconds=seconds)
+    monkeypatch.setattr(box, "datetime", Later)
+    monkeypatch.setattr(presenting, "datetime", Later)
+
+
+def test_each_phone_gets_its_own_clock_and_the_copy_lasts_until_time_is_up(app, db, pod, monkeypatch):
+    event, rnd, table, players = pod
+    import tournament.rounds.box as box
+    renders = []
+    real = box._render_shared
+    monkeypatch.setattr(box, "_render_shared", lambda reg: renders.append(reg.id) or real(reg))
+    box_of = lambda p: app.test_client().get(f"/p/{p.access_code}/round").get_data(as_text=True)
+    first = _clock_seconds(box_of(players[0]))[0]
+    _later(monkeypatch, 25)
+    second = _clock_seconds(box_of(players[1]))[0]
+    assert 23 <= first - second <= 27 and len(renders) == 1      # the same copy, each phone's own time left
+    _later(monkeypatch, first + 60)                              # time is up: the copy says so, once
+    over = box_of(players[2])
+    assert len(renders) == 2 and _clock_seconds(over) == [0] and "round-timer over" in over
+    assert re.search(r"data-timer-note>([^<]+)</span>", over).group(1).strip()      # what happens now
+    with monkeypatch.context() as m:
+        m.setattr("tournament.rounds.box._shareable", lambda reg, place: False)
+        alone = box_of(players[2])
+    _same([over], [alone])
+    assert len(renders) == 2 and box_of(players[3]).count("round-timer over") == 1
 
 
 def test_after_a_report_each_phone_gets_its_own_confirm(app, db, pod, monkeypatch):

@@ -2,10 +2,10 @@
 
 At a round start every phone asks for its box within one poll. The boxes of one pod differ only in who
 "you" are: your seat line, the "(you)" in the seat list, your confirm button and your vote. So the box is
-rendered once per pod, state version, language and ten seconds (its clock text), with stand-ins for those
-parts, for the phone's access code and for its form token; each phone then renders only its own parts,
-from plain facts kept with the copy. The table each player sits at comes from one query per round and
-state version, so a phone whose pod has its copy does no query beyond its own registration.
+rendered once per pod, state version, language and whether time is up, with stand-ins for those parts, for
+the clock's text, the phone's access code and its form token; each phone then renders only its own parts,
+from plain facts kept with the copy. The table each player sits at and its clock come from one query per
+round and state version, so a phone whose pod has its copy does no query beyond its own registration.
 
 Only the common case is shared: a pod table, a player who has not dropped, no staff login (staff see more),
 and no refused form in this request. Everything else renders the whole box as before (player.player_round).
@@ -13,8 +13,8 @@ and no refused form in this request. Everything else renders the whole box as be
 from __future__ import annotations
 
 import secrets
-import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 from typing import NamedTuple
 
@@ -24,15 +24,17 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from ..extensions import db
+from ..timezones import as_utc
 from ..web import page_cache, refresh_server_now
 from ..web.lifecycle import state_version
 from . import operations as ops
-from .models import GameTable, Seat
+from .models import GameTable, Round, Seat
 from .player import for_phone, phone_forms, player_round, stand_in
+from .presenting import clock_text, seconds_left
 
-CLOCK_SECONDS = 10          # a shared copy's clock text ("12:34 left") is at most this old (rounds.js ticks it)
 PARTS = ("place", "seat", "seats", "confirm", "vote")
 _MARKS = {name: f"<!--{name}-{secrets.token_hex(8)}-->" for name in PARTS}
+_CLOCK = f"<!--clock-{secrets.token_hex(8)}-->"
 _BREAK = "<!--part-" + secrets.token_hex(8) + "-->"
 
 
@@ -49,6 +51,16 @@ class SharedBox:
     my_votes: dict              # voter id -> the registration id voted for
     facts: dict                 # the vote section's facts, the same for every phone at the pod
     seat_of: dict               # registration id -> seat number
+    over: bool                  # drawn when time was up (the clock's class and note)
+
+
+class Clock(NamedTuple):
+    """A table's round clock as stored: its deadline (with the table's extension) and the pause's start, UTC."""
+    ends: datetime | None
+    paused: datetime | None
+
+    def left(self) -> int | None:
+        return seconds_left(self.ends, self.paused, datetime.now(timezone.utc))
 
 
 class Box(NamedTuple):
@@ -58,12 +70,12 @@ class Box(NamedTuple):
 
 def round_box(reg, place) -> Box:
     """The "Your round" section of this player's page, as HTML."""
-    shared = _shared_box(reg) if _shareable(reg, place) else None
+    shared, left = _shared_box(reg) if _shareable(reg, place) else (None, None)
     if shared is None:
         yr = player_round(reg)
         html = render_template("rounds/_player_round.html", reg=reg, event=reg.event, yr=yr, place=place)
         return Box(Markup(html), bool(yr and yr["seat"] and yr["round"].status == "published"))
-    return Box(Markup(_for_this_phone(shared, reg, place)), shared.facts["open_round"])
+    return Box(Markup(_for_this_phone(shared, reg, place, left)), shared.facts["open_round"])
 
 
 def _shareable(reg, place) -> bool:
@@ -71,35 +83,46 @@ def _shareable(reg, place) -> bool:
             and reg.dropped_at is None and place is None)
 
 
-def _shared_box(reg) -> SharedBox | None:
+def _shared_box(reg) -> tuple[SharedBox | None, int | None]:
+    """The pod's shared copy for this phone (None: render the whole box) and its clock's seconds left now."""
     version = state_version(reg.event_id)
     found = _seating(reg.event_id, version).get(reg.id)
     if found is None or found[1] != "pod":
-        return None
-    key = (found[0], version, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)),
-           int(time.time() // CLOCK_SECONDS))
+        return None, None
+    left = found[2].left()
+    key = (found[0], version, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)), left == 0)
     kept = page_cache.kept("round_boxes", 1024)           # about 10 KB each: 500 pods of a 2,000-player event
     shared = kept.get(key)
     if shared is None:
         shared = _render_shared(reg)
         if shared is None:
-            return None
-        kept.put(key, shared)
-    return shared if reg.id in shared.seat_of else None
+            return None, None
+        if shared.over == (left == 0):          # not when time ran out between the two looks at the clock
+            kept.put(key, shared)
+    return (shared, left) if reg.id in shared.seat_of else (None, None)
 
 
 def _seating(event_id: int, version) -> dict:
-    """{registration id: (table id, table kind)} of the event's current round, read once per state version."""
+    """{registration id: (table id, table kind, Clock)} of the event's current round, read once per state
+    version (a deadline, an extension or a pause is a change of state)."""
     kept = page_cache.kept("round_seating", 64)
     key = (event_id, version)
     seating = kept.get(key)
     if seating is None:
-        rows = db.session.execute(sa.select(Seat.registration_id, Seat.table_id, GameTable.kind)
-                                  .join(GameTable, GameTable.id == Seat.table_id)
-                                  .where(Seat.round_id == ops.queries.latest_round_id(event_id)))
-        seating = {reg_id: (table_id, kind) for reg_id, table_id, kind in rows}
+        rows = db.session.execute(
+            sa.select(Seat.registration_id, Seat.table_id, GameTable.kind, Round.ends_at, Round.paused_at,
+                      GameTable.extra_minutes)
+            .join(GameTable, GameTable.id == Seat.table_id).join(Round, Round.id == Seat.round_id)
+            .where(Seat.round_id == ops.queries.latest_round_id(event_id)))
+        seating = {reg_id: (table_id, kind, _clock(ends, paused, extra))
+                   for reg_id, table_id, kind, ends, paused, extra in rows}
         kept.put(key, seating)
     return seating
+
+
+def _clock(ends, paused, extra) -> Clock:
+    ends = as_utc(ends)
+    return Clock(ends + timedelta(minutes=extra) if ends is not None and extra else ends, as_utc(paused))
 
 
 def _render_shared(reg) -> SharedBox | None:
@@ -113,16 +136,20 @@ def _render_shared(reg) -> SharedBox | None:
         if rnd.status == "published" and table.result_state == "reported" and s.registration_id not in confirmed
         and ops.why_not_confirm(table, s.registration_id, False) is None)
     my_votes = {v.voter_id: v.votee_id for v in table.votes} if yr["votes"] else {}
+    if yr["timer"]["started"] and not yr["timer"]["finished"]:
+        yr["timer"] = {**yr["timer"], "text": Markup(_CLOCK)}      # each phone's own "now"
     html = render_template("rounds/_player_round.html", reg=stand_in(reg.event), event=reg.event, yr=yr, place=None,
                            box_marks={name: Markup(mark) for name, mark in _MARKS.items()})
     facts = {k: yr[k] for k in ("votes", "can_vote", "votes_visible", "vote_list", "voted", "seated", "open_round")}
     return SharedBox(html=html, round_number=rnd.number, table_number=table.number, revision=table.result_revision,
                      seats=tuple(yr["view"]["seats"]), result_lines=tuple(yr["result_lines"]), can_confirm=may_confirm,
-                     my_votes=my_votes, facts=facts, seat_of={s["id"]: s["seat"] for s in yr["view"]["seats"]})
+                     my_votes=my_votes, facts=facts, seat_of={s["id"]: s["seat"] for s in yr["view"]["seats"]},
+                     over=yr["timer"]["remaining"] == 0)
 
 
-def _for_this_phone(shared: SharedBox, reg, place) -> str:
-    """The shared copy with this phone's own parts, code and form token, and the server's time now."""
+def _for_this_phone(shared: SharedBox, reg, place, left: int | None) -> str:
+    """The shared copy with this phone's own parts, code and form token, the clock's text and the server's time
+    now."""
     names = {s["id"]: s["name"] for s in shared.seats}
     mine = shared.my_votes.get(reg.id)
     facts = {**shared.facts, "can_confirm": reg.id in shared.can_confirm,
@@ -137,4 +164,5 @@ def _for_this_phone(shared: SharedBox, reg, place) -> str:
     html = shared.html
     for name, part in zip(PARTS, parts):
         html = html.replace(_MARKS[name], part)
+    html = html.replace(_CLOCK, clock_text(left) if left is not None else "")
     return refresh_server_now(for_phone(html, reg.access_code))

@@ -109,13 +109,19 @@ def timer_info(rnd, table=None) -> dict:
     if ends is not None and extra:
         ends += timedelta(minutes=extra)
     paused = as_utc(rnd.paused_at) if rnd is not None else None
-    remaining = max(0, int((ends - (paused or now)).total_seconds())) if ends else None
+    remaining = seconds_left(ends, paused, now)
     return {"ends_at": iso_utc(ends), "now": iso_utc(now), "minutes": rnd.event.round_minutes if rnd else 0,
             "started": ends is not None, "finished": rnd is not None and rnd.status == "finished",
             "remaining": remaining, "paused": paused is not None, "extra": extra,
             "after_time": end_of_round_text(rnd.event) if rnd is not None else "",
             "text": clock_text(remaining) if remaining is not None else clock_text(60 * (rnd.event.round_minutes
                                                                                       if rnd else 0))}
+
+
+def seconds_left(ends: datetime | None, paused: datetime | None, now: datetime) -> int | None:
+    """The round clock's seconds left: to the deadline from now, or from the pause while paused (None: the
+    clock has not started)."""
+    return max(0, int((ends - (paused or now)).total_seconds())) if ends else None
 
 
 def end_of_round_text(event) -> str:
@@ -150,6 +156,30 @@ def prize_rows(event, names: dict[int, str], tables=None) -> list[dict]:
                      "leaders": [names.get(p, f"#{p}") for p, _v in leaders],
                      "value": leaders[0][1] if leaders else None})
     return rows
+
+
+TABLES_PER_PAGE = 50     # the round page of a 2,000-player event drew 500 tables with their forms: 1.5-6 s
+
+
+def page_of(position: int) -> int:
+    """The page (from 1) of the round page showing the table at this position (from 0) of its list."""
+    return position // TABLES_PER_PAGE + 1
+
+
+def table_pages(tables: list) -> list[tuple[int, int, int]]:
+    """The round page's pages of these tables: (page, first table's number, last table's number)."""
+    return [(page_of(i), chunk[0].number, chunk[-1].number)
+            for i in range(0, len(tables), TABLES_PER_PAGE) for chunk in [tables[i:i + TABLES_PER_PAGE]]]
+
+
+def on_page(tables: list, page: int) -> list:
+    """The tables the round page shows on this page."""
+    return tables[(page - 1) * TABLES_PER_PAGE:page * TABLES_PER_PAGE]
+
+
+def page_number(asked: str | None, pages: int) -> int:
+    """The page asked for in the address, within 1..pages (anything else: the first)."""
+    return min(int(asked), max(1, pages)) if asked and asked.isdigit() and int(asked) >= 1 else 1
 
 
 def table_view(table, names: dict[int, str]) -> dict:

@@ -19,8 +19,8 @@ from ..web import EXPIRED, OUT_OF_DATE, polled, required_number, whole_number
 from ..auth.access import staff_required
 from ..web.handler import FormRefused, handler
 from . import operations as ops
-from .presenting import (column_name, name_key, prize_rows, record_text, result_view, round_title, stage_text,
-                         table_view, timer_info, tiebreaker_words)
+from .presenting import (column_name, name_key, on_page, page_number, page_of, prize_rows, record_text,
+                         result_view, round_title, stage_text, table_pages, table_view, timer_info, tiebreaker_words)
 from .forms import (ConfirmForm, EndAtTimeForm, GameReportForm, LateArrivalForm, MoveForm, PlayerDuelResultForm,
                     PlayerPodResultForm, RemoveForm, RoundActionForm, SwapForm, TableRefForm, UnpublishForm, VoteForm,
                     duel_result_form, pod_result_form)
@@ -72,10 +72,15 @@ def _names(event) -> dict[int, str]:
 
 
 def _to_round(rh, table_number: int | None = None, anchor: str = ""):
-    """Back to the round this action was on (at its table): never a round worked out from another number."""
+    """Back to the round this action was on (at its table, on the page showing it): never a round worked out
+    from another number."""
+    args = {}
     if table_number is not None:
         anchor = f"#table-{table_number}"
-    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number) + anchor)
+        numbers = [t.number for t in rh.round.tables]
+        page = page_of(numbers.index(table_number)) if table_number in numbers else 1
+        args = {"page": page} if page > 1 else {}
+    return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number, **args) + anchor)
 
 
 # ----------------------------------------------------------------- the organizer's pages
@@ -237,13 +242,20 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
     names = _names(event)
     show = request.args.get("show") if request.args.get("show") in TABLE_FILTERS else "all"
     wanted = TABLE_FILTERS[show]
-    shown = [t for t in rnd.tables if wanted(t) or (table_error is not None and t.number == table_error)]
+    listed = [t for t in rnd.tables if wanted(t) or (table_error is not None and t.number == table_error)]
+    pages = table_pages(listed)
+    page = page_number(request.args.get("page"), len(pages))
+    if table_error is not None:             # the refused table's form with its errors: on the page showing it
+        page = page_of(next(i for i, t in enumerate(listed) if t.number == table_error))
+    shown = on_page(listed, page)
     forms = _table_forms(event, shown, table_form, table_error) if rnd.status != "draft" else {}
     seating_forms = _seating_forms(event, rnd, names, seating)
     published = rnd.status == "published"
     return render_template(
         "rounds/round.html", event=event, rnd=rnd, tables=[table_view(t, names) for t in shown], forms=forms,
-        error=error, show=show, table_count=len(rnd.tables), filters=FILTER_LABELS,
+        error=error, show=show, table_count=len(rnd.tables), listed_count=len(listed), filters=FILTER_LABELS,
+        page=page, pages=pages, page_at={t.number: page_of(i) for i, t in enumerate(rnd.tables)},
+        on_page={t.number for t in shown},
         action_form=RoundActionForm(formdata=None), seating=seating_forms, swap_form=seating_forms.get("swap"),
         top_cut=rnd.stage.startswith("top"),
         results={t.number: result_view(t, names) for t in shown if t.kind != "bye"},
