@@ -24,7 +24,8 @@ organizer pressing "Publish and start" in the middle of it, then a result storm;
 5. The result storm: at every table the first player reports, the others confirm and everyone votes,
    every tap sent twice, all at once. Every tap goes as static/outbox.js sends it (X-Script: outbox):
    one that waited 5 s in the server's queue is answered "busy" (nothing stored) and sent again after
-   Retry-After (`storm_busy_resent`); the storm's figures are the time until each tap was stored.
+   Retry-After (`storm_busy_resent`), one whose connection dropped at the next poll (`storm_dropped_resent`);
+   the storm's figures are the time until each tap was stored; a tap still waiting after 30 s is an error.
 6. Checks the database against what every client was told, and that the server is still running.
 
 Prints latency percentiles of the clients from the moment round 1 is published (`p50_ms`, `p95_ms`,
@@ -145,6 +146,7 @@ class Stats:
         self.errors: list[str] = []
         self.statuses: dict[int, int] = {}
         self.busy = 0                   # storm taps answered "busy" and sent again
+        self.dropped = 0                # storm taps whose connection dropped, sent again
 
     def add(self, ms: float, status: int | None, what: str = "") -> None:
         self.latencies.append(ms)
@@ -234,17 +236,23 @@ async def storm(data: dict, clients: dict, stats: Stats) -> list[tuple]:
 
     async def post(kind, key, code, url, form):
         """As static/outbox.js sends a kept report, confirmation or vote: a busy answer (nothing stored) is sent
-        again after its Retry-After; the figure is the time until the tap was stored."""
+        again after its Retry-After, one lost on the way (the connection dropped) at the page's next poll; the
+        figure is the time until the tap was stored. A timeout (30 s) is an error."""
         started, busy = time.perf_counter(), 0
         while True:
+            wait, failure = 0.0, ""
             try:
                 r = await clients[code].post(url, data={**form, "csrf_token": tokens[code]}, headers=OUTBOX)
-            except httpx.HTTPError as e:
+                wait = busy_for(r)
+            except httpx.TimeoutException as e:
                 r, failure = None, e.__class__.__name__
-            if not busy_for(r) or time.perf_counter() - started > STORM_GIVE_UP_SECONDS:
+            except httpx.TransportError as e:         # e.g. a kept-alive connection closed as the tap went
+                r, failure, wait = None, e.__class__.__name__, POLL_SECONDS
+                stats.dropped += 1
+            if not wait or time.perf_counter() - started > STORM_GIVE_UP_SECONDS:
                 break
-            busy += 1
-            await asyncio.sleep(busy_for(r) + random.random())
+            busy += r is not None
+            await asyncio.sleep(wait + random.random())
         status = r.status_code if r is not None else None
         stats.add((time.perf_counter() - started) * 1000, status, f"POST {url}" + ("" if r is not None else f" {failure}"))
         stats.busy += busy
@@ -387,6 +395,7 @@ def main() -> int:
         out["ratios"] = {k: round(out[k] / out["floor"][k], 2) if out["floor"].get(k) else None
                          for k in FLOOR_FIGURES if isinstance(out.get(k), (int, float))}
     if args.json:
+        out["error_samples"] = sorted({re.sub(r"/p/\w+", "/p/<code>", e) for e in result["errors"]})[:5]
         print(json.dumps(out))
     else:
         for k, v in out.items():
@@ -445,7 +454,7 @@ def figures(args, url: str, result: dict, cost: float, alive: bool, lost: int, d
             "storm_requests": len(storm_stats.latencies), "storm_seconds": round(result["storm_seconds"], 2),
             "storm_p50_ms": percentile(storm_stats.latencies, 50),
             "storm_p95_ms": percentile(storm_stats.latencies, 95), "storm_statuses": storm_stats.statuses,
-            "storm_busy_resent": storm_stats.busy,
+            "storm_busy_resent": storm_stats.busy, "storm_dropped_resent": storm_stats.dropped,
             "poll_statuses": stats.statuses, "poll_304_cpu_ms": round(cost, 3), "server_alive": alive,
             "balancer": bool(args.balancer), "database": "postgresql" if url.startswith("postgres") else "sqlite"}
 

@@ -35,8 +35,9 @@ SHED_AFTER_SECONDS = 5.0
 POLL_SHED_AFTER_SECONDS = 1.0   # chosen by measurement: scripts/bench_load.py --clients 2000 (README)
 PHONE_AGING_SECONDS = 2.0      # a phone's read that waited this long goes before staff requests and writes
 RETRY_AFTER_SECONDS = 2
-# A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); a poll's
-# fetch ignores the answer and asks again at its next poll; an API client reads Retry-After.
+# A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); the page's
+# poll and its outbox read Retry-After and ask again then (static/rounds.js, static/outbox.js), as an API
+# client does.
 BUSY_PAGE = (b'<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
              b'content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="2">'
              b'<title>Busy</title><main><h1>One moment</h1><p>The server is answering many phones at once. '
