@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from flask import g
 from flask_babel import get_locale, gettext as _, lazy_gettext as _l
+from markupsafe import Markup
 from wtforms import BooleanField, FloatField, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
-from wtforms.widgets import HiddenInput
+from wtforms.widgets import HiddenInput, Select, html_params
 
 from ..errors import Refused
 from ..i18n import data_text
@@ -42,8 +44,26 @@ def _player_id(value):
     return number
 
 
+class SharedOptions(Select):
+    """A select whose options are drawn once per request for the same players and choice: the round page's
+    seating corrections hold four selects of every seated player (2,000 options each at a big event)."""
+
+    def __call__(self, field, **kwargs):
+        kwargs.setdefault("id", field.id)
+        flags = getattr(field, "flags", {})
+        for k in dir(flags):
+            if k in self.validation_attrs and k not in kwargs:
+                kwargs[k] = getattr(flags, k)
+        drawn = g.setdefault("drawn_options", {})
+        key = (tuple(field.choices), field.data)
+        if key not in drawn:
+            drawn[key] = "".join(self.render_option(choice) for choice in field.iter_choices())
+        return Markup(f"<select {html_params(name=field.name, **kwargs)}>{drawn[key]}</select>")
+
+
 class PlayerField(SelectField):
     """One player, chosen from a select. Membership (at this table, in this round) is the operation's check."""
+    widget = SharedOptions()
 
     def __init__(self, label=None, validators=None, **kwargs):
         super().__init__(label, validators, coerce=_player_id, validate_choice=False, **kwargs)

@@ -238,7 +238,7 @@ def _seating_forms(event, rnd, names, refused: tuple[str, object] | None = None)
 
 
 def _round_page(event, rnd, status=200, error=None, table_form=None, table_error=None, seating=None):
-    ops.with_tables(rnd)            # every table with its seats and results: a fixed number of queries
+    ops.with_tables(rnd, results=False)     # every table with its seats, the shown ones with their results:
     names = _names(event)
     show = request.args.get("show") if request.args.get("show") in TABLE_FILTERS else "all"
     wanted = TABLE_FILTERS[show]
@@ -247,7 +247,7 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
     page = page_number(request.args.get("page"), len(pages))
     if table_error is not None:             # the refused table's form with its errors: on the page showing it
         page = page_of(next(i for i, t in enumerate(listed) if t.number == table_error))
-    shown = on_page(listed, page)
+    shown = ops.with_results(on_page(listed, page))       # a fixed number of queries at any size
     forms = _table_forms(event, shown, table_form, table_error) if rnd.status != "draft" else {}
     seating_forms = _seating_forms(event, rnd, names, seating)
     published = rnd.status == "published"

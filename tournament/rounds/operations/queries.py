@@ -53,6 +53,16 @@ def with_tables(rnd: Round, *, results: bool = True) -> Round:
     return rnd
 
 
+def with_results(tables: list[GameTable]) -> list[GameTable]:
+    """These tables (already loaded with their seats) with their results and every reported version: the round
+    page of a big event shows one page of tables, and loading 500 tables' results took half its time."""
+    if tables:
+        db.session.execute(sa.select(GameTable).where(GameTable.id.in_([t.id for t in tables]))
+                           .options(*_table_loads(results=True, reports=True))
+                           .execution_options(populate_existing=True)).scalars().all()
+    return tables
+
+
 def get_table(rnd: Round, number) -> GameTable:
     table = None
     if valid_id(number):
