@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.errors import Refused
 from tournament.events import operations as events
 from tournament.events.schemas import EventSettings
 from tournament.rounds import operations as rounds

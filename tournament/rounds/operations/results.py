@@ -9,7 +9,7 @@ from ...auth.models import User
 from ...cards.models import utcnow
 from ...errors import Refused
 from ...events.models import Registration
-from ...events.operations import log, require_staff
+from ...events.operations import log
 from ...extensions import db
 from ..models import GameTable, PrizeClaim, ResultConfirmation, ResultReport
 from ...scoring.draws import DRAW_KINDS, default_draw
