@@ -100,8 +100,11 @@ def _pool_settings(app) -> None:
 def _https_settings(app) -> None:
     """Behind a reverse proxy, know the real scheme and client; on HTTPS, cookies only travel encrypted."""
     from .web import proxy
+    from .web.lanes import ShedStale
     from .web.not_modified import QuickNotModified
-    app.wsgi_app = QuickNotModified(app.wsgi_app, app)     # inside the proxy layer: it sees the real scheme
+    # inside the proxy layer (it sees the real scheme); a repeated poll gets its 304 even when it waited long,
+    # anything else that waited too long in waitress's queue its "busy, ask again"
+    app.wsgi_app = QuickNotModified(ShedStale(app.wsgi_app, poll_seconds=app.config["POLL_SHED_SECONDS"]), app)
     proxies, address = proxy.settings(app.config)
     if proxies:
         app.wsgi_app = proxy.TrustedProxies(app.wsgi_app, proxies, address)

@@ -38,6 +38,7 @@ class Config:
     STATE_VERSION_TTL = 1.0   # seconds a worker reuses an event's state version for polls
     BACKUP_DELAY: float | None = 2.0   # a round's backup waits this long for more changes, off the request
     SQLITE_WRITE_WAIT = 5.0   # seconds a write waits for SQLite's write lock before a 503 "busy, retrying"
+    POLL_SHED_SECONDS = 1.0   # a phone's poll queued this long in waitress is told "busy, ask again" (web.lanes)
     TRUSTED_PROXIES = 0       # reverse proxies in front (Caddy, nginx): trust their X-Forwarded-* headers
     TRUSTED_PROXY_ADDRESS = "127.0.0.1"   # the address the nearest proxy connects from ("*": any)
     PUBLIC_URL: str | None = None     # e.g. http://192.168.1.20:5000: every player link and QR code uses it
@@ -65,6 +66,8 @@ class Config:
             out["TRUSTED_PROXIES"] = int(proxies)
         if address := os.environ.get("TRUSTED_PROXY_ADDRESS", "").strip():
             out["TRUSTED_PROXY_ADDRESS"] = address
+        if shed := os.environ.get("POLL_SHED_SECONDS", "").strip():
+            out["POLL_SHED_SECONDS"] = float(shed)        # for measuring other limits (scripts/bench_load.py)
         return out
 
 

@@ -126,15 +126,14 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from . import create_app
     from .backups import resume_wanted
     from .web.keep_alive import serve
-    from .web.lanes import POLL_SHED_AFTER_SECONDS, ShedStale, StaffFirstDispatcher
+    from .web.lanes import StaffFirstDispatcher
     from .web.proxy import waitress_options
     enough_open_files(CONNECTION_LIMIT + 100)
     app = create_app()
     resume_wanted(app)          # a round's backup the last server stopped before making
     dispatcher = StaffFirstDispatcher()     # staff and writes first (waitress's `_dispatcher`: its own pool,
     dispatcher.set_thread_count(threads)    # which waitress 3 takes as given; requirements.txt pins waitress)
-    poll_shed = float(os.environ.get("POLL_SHED_SECONDS") or POLL_SHED_AFTER_SECONDS)  # to measure others
-    serve(ShedStale(app, poll_seconds=poll_shed), _dispatcher=dispatcher, sockets=[sock], threads=threads, ident="edh-tournament",
+    serve(app, _dispatcher=dispatcher, sockets=[sock], threads=threads, ident="edh-tournament",
           channel_timeout=30,
           connection_limit=CONNECTION_LIMIT, cleanup_interval=10, asyncore_use_poll=True,
           **waitress_options(app.config))

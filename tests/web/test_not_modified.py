@@ -133,3 +133,24 @@ def test_staff_polls_are_never_answered_before_flask(app, client, live_round, fl
     reached = len(flask_requests)
     assert staff.get(url, headers={"If-None-Match": tag}).status_code == 304
     assert len(flask_requests) == reached + 1       # a logged-in session is checked every time
+
+
+def test_a_poll_that_waited_long_in_the_queue_still_gets_its_304_and_a_changed_one_is_told_to_ask_again(
+        app, db, live_round, clock, judge):
+    """Under load (tournament.web.lanes) a repeated poll costs as little as a "busy" answer and is worth more:
+    it gets its 304; one that Flask would have to render is answered 503 with Retry-After instead."""
+    from tests.web.test_lanes import waited
+    from tournament.rounds import operations as rounds
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code, tag = _polled_once(app, players[0])
+    late = waited(app.config["POLL_SHED_SECONDS"] + 1)
+    assert phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, "X-Script": "poll"},
+                     environ_base=late).status_code == 304
+    rounds.start_round(rnd, judge)            # a change: the next poll needs the new box
+    db.session.commit()
+    clock[0] += 2
+    busy = phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, "X-Script": "poll"}, environ_base=late)
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
+    fresh = phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, "X-Script": "poll"})
+    assert fresh.status_code == 200

@@ -9,7 +9,8 @@ phones). Two parts, used by tournament.serve:
   read (unless that read has waited 2 s already: a storm of writes never starves the phones); phones' reads
   are served in their order of arrival, at most half the threads at once, so a staff page shares the
   processor (one Python thread at a time) with a few renders, not with every thread.
-- ShedStale (WSGI middleware): a phone's request that has already waited too long in the queue is answered
+- ShedStale (WSGI middleware, inside create_app's tournament.web.not_modified: a repeated poll still gets its
+  cheap 304): a phone's request that has already waited too long in the queue is answered
   at once with 503 and Retry-After instead of being served, when the phone asks again by itself, and the
   time goes to the phones behind it:
   - the page script's poll of the round box (header `X-Script: poll`, static/rounds.js) after
@@ -32,7 +33,7 @@ from waitress.task import ThreadedTaskDispatcher
 PHONE_PREFIXES = ("/p/", "/api/v1/players/")
 READS = frozenset({"GET", "HEAD"})
 SHED_AFTER_SECONDS = 5.0
-POLL_SHED_AFTER_SECONDS = 1.0   # chosen by measurement: scripts/bench_load.py --clients 2000 (README)
+POLL_SHED_AFTER_SECONDS = 1.0   # the setting POLL_SHED_SECONDS: chosen by measurement (bench_load --clients 2000)
 PHONE_AGING_SECONDS = 2.0      # a phone's read that waited this long goes before staff requests and writes
 RETRY_AFTER_SECONDS = 2
 # A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); the page's
