@@ -252,7 +252,7 @@ async def storm(data: dict, clients: dict, stats: Stats) -> list[tuple]:
             if not wait or time.perf_counter() - started > STORM_GIVE_UP_SECONDS:
                 break
             busy += r is not None
-            await asyncio.sleep(wait + random.random())
+            await asyncio.sleep(wait * (1 + random.random()) if r is not None else wait + random.random())
         status = r.status_code if r is not None else None
         stats.add((time.perf_counter() - started) * 1000, status, f"POST {url}" + ("" if r is not None else f" {failure}"))
         stats.busy += busy

@@ -141,8 +141,8 @@
                                body: new URLSearchParams(item.fields)})
       .then(function (response) {
         var after = parseInt(response.headers.get("Retry-After"), 10);
-        if (response.status === 503 && after > 0) {     // our server, busy: nothing stored; the same form later
-          setTimeout(flush, (after + Math.random()) * 1000);
+        if (response.status === 503 && after > 0) {     // our server, busy: nothing stored; the same form later,
+          setTimeout(flush, after * (1 + Math.random()) * 1000);   // spread over once to twice the queue's length
           return false;
         }
         if (LATER.indexOf(response.status) >= 0) throw new Error("later");

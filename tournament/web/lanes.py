@@ -20,10 +20,15 @@ phones). Two parts, used by tournament.serve:
   - a report, confirmation or vote the phone keeps until it is stored (header `X-Script: outbox`,
     static/outbox.js) after SHED_AFTER_SECONDS: nothing was stored, the phone says "waiting to send" and
     sends the same form again after Retry-After (the server stores it once).
+  A poll is asked back after RETRY_AFTER_SECONDS (its table matters within seconds); anything else after as
+  long as it waited (at most MAX_RETRY_AFTER_SECONDS), and the phone spreads its next try over once to twice
+  that: a queue a minute long (a result storm of 8,000 taps on SQLite) is not asked back every 2 s, which
+  sent 15,000-36,000 busy taps again and kept the queue long.
   Other writes are never shed: a form posted by the browser itself (no script) or a swap would be lost.
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -36,13 +41,14 @@ SHED_AFTER_SECONDS = 5.0
 POLL_SHED_AFTER_SECONDS = 1.0   # the setting POLL_SHED_SECONDS: chosen by measurement (bench_load --clients 2000)
 PHONE_AGING_SECONDS = 2.0      # a phone's read that waited this long goes before staff requests and writes
 RETRY_AFTER_SECONDS = 2
+MAX_RETRY_AFTER_SECONDS = 30
 # A page opened in the browser reloads itself (a meta refresh: no script, so the CSP allows it); the page's
 # poll and its outbox read Retry-After and ask again then (static/rounds.js, static/outbox.js), as an API
 # client does.
-BUSY_PAGE = (b'<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
-             b'content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="2">'
-             b'<title>Busy</title><main><h1>One moment</h1><p>The server is answering many phones at once. '
-             b'This page asks again by itself in 2 seconds.</p></main></html>\n')
+BUSY_PAGE = ('<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
+             'content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="{seconds}">'
+             '<title>Busy</title><main><h1>One moment</h1><p>The server is answering many phones at once. '
+             'This page asks again by itself in {seconds} seconds.</p></main></html>\n')
 BUSY_JSON = (b'{"error": {"code": "busy", "message": "The server is answering many phones at once; '
              b'ask again after Retry-After seconds."}}\n')
 
@@ -167,18 +173,27 @@ class ShedStale:
 
     def __call__(self, environ, start_response):
         limit = shed_after(environ, self.page_seconds, self.poll_seconds)
-        if limit is not None and queued_seconds(environ) >= limit:
+        waited = queued_seconds(environ) if limit is not None else 0.0
+        if limit is not None and waited >= limit:
             with self._lock:
                 self.shed += 1
-            return busy(environ, start_response)
+            return busy(environ, start_response, retry_after(environ, waited))
         return self.app(environ, start_response)
 
 
-def busy(environ, start_response):
+def retry_after(environ, waited: float) -> int:
+    """When to ask again: a poll soon; anything else after as long as it waited in the queue (its length now)."""
+    if environ.get("HTTP_X_SCRIPT", "") == "poll":
+        return RETRY_AFTER_SECONDS
+    return min(MAX_RETRY_AFTER_SECONDS, max(RETRY_AFTER_SECONDS, math.ceil(waited)))
+
+
+def busy(environ, start_response, seconds: int = RETRY_AFTER_SECONDS):
     api = environ.get("PATH_INFO", "").startswith("/api/")
-    body, kind = (BUSY_JSON, "application/json") if api else (BUSY_PAGE, "text/html; charset=utf-8")
+    body, kind = ((BUSY_JSON, "application/json") if api else
+                  (BUSY_PAGE.format(seconds=seconds).encode(), "text/html; charset=utf-8"))
     start_response("503 Service Unavailable", [
         ("Content-Type", kind), ("Content-Length", str(len(body))),
-        ("Retry-After", str(RETRY_AFTER_SECONDS)), ("Cache-Control", "no-store"),
+        ("Retry-After", str(seconds)), ("Cache-Control", "no-store"),
     ])
     return [body]
