@@ -71,6 +71,12 @@ def test_the_pool_holds_two_connections_for_every_busy_server_thread(db):
     assert pool.size() + pool._max_overflow > 2 * max(DEFAULT_THREADS, 16)
 
 
+def test_a_server_database_connection_is_tested_before_use_and_a_sqlite_file_is_not(db):
+    """A PostgreSQL connection may have dropped since its last use (a restart, an outage); a SQLite file's
+    cannot, and testing it cost a statement per request."""
+    assert db.engine.pool._pre_ping is (db.engine.dialect.name != "sqlite")
+
+
 def test_without_secret_key_a_random_one_is_kept_in_instance(monkeypatch, tmp_path):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("DATABASE_URL", raising=False)

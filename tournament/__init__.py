@@ -88,12 +88,15 @@ def _configure(app, config: dict | type | None) -> None:
 def _pool_settings(app) -> None:
     """A request may hold two database connections at once (its own and a rate-limit counter's), so a
     PostgreSQL pool keeps more than two per server thread: 10, and 30 more when busy (two workers: 80 of
-    PostgreSQL's default 100). The default 5 + 10 let 8 or more busy threads wait on each other for 30 s."""
-    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
-        return
+    PostgreSQL's default 100). The default 5 + 10 let 8 or more busy threads wait on each other for 30 s.
+    A server's connection may have dropped since its last use (a restart, a network outage): it is tested
+    first (pre-ping). A SQLite file's connection cannot drop, and the test was a statement per request."""
+    uri = str(app.config["SQLALCHEMY_DATABASE_URI"])
     options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-    options.setdefault("pool_size", 10)
-    options.setdefault("max_overflow", 30)
+    options.setdefault("pool_pre_ping", not uri.startswith("sqlite"))
+    if uri.startswith("postgresql"):
+        options.setdefault("pool_size", 10)
+        options.setdefault("max_overflow", 30)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 

@@ -18,7 +18,7 @@ def database_url_from_env(url: str | None) -> str | None:
 class Config:
     SECRET_KEY: str | None = None       # None: a random key kept in instance/secret_key
     SQLALCHEMY_DATABASE_URI: str | None = None      # None: SQLite file under instance/
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}    # pre-ping and the PostgreSQL pool: tournament._pool_settings
     SQLALCHEMY_TRACK_MODIFICATIONS = False
     MAX_CONTENT_LENGTH = 16 * 1024 * 1024
     MAX_FORM_MEMORY_SIZE = 2_000_000   # a pasted decklist over 1 MB reaches the parser, which explains the limit
