@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a request's milliseconds go: cProfile of the pages phones hit, in-process or inside waitress.
 
-    .venv/bin/python scripts/profile_requests.py [--kind round_box|player_page|poll_304|result_post]
+    .venv/bin/python scripts/profile_requests.py [--kind round_box|pod_first|player_page|poll_304|result_post]
                                                  [--players 80] [--server] [--top 30]
 
 Builds the database bench_requests.py builds (a pods event, round 1 started), opens every phone's page once
@@ -58,7 +58,9 @@ def clients(app, server: bool, codes):
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", default="round_box", choices=("round_box", "player_page", "poll_304", "result_post"))
+    p.add_argument("--kind", default="round_box", choices=("round_box", "pod_first", "player_page", "poll_304", "result_post"),
+                   help="pod_first: the round box of each pod's first phone, its shared copy not yet drawn "
+                        "(a round start)")
     p.add_argument("--players", type=int, default=80)
     p.add_argument("--server", action="store_true")
     p.add_argument("--top", type=int, default=30)
@@ -91,6 +93,11 @@ def main() -> int:
         for c, fields in forms:
             assert phones[c].post(f"/p/{c}/result", data=fields).status_code == 302
         n = len(forms)
+    elif args.kind == "pod_first":
+        app.extensions.pop("round_boxes", None)                  # the pods' shared copies (rounds/box.py)
+        for seats in data["tables"]:
+            assert phones[seats[0]].get(f"/p/{seats[0]}/round").status_code == 200
+        n = len(data["tables"])
     else:
         for c in codes:
             headers = {"If-None-Match": tags[c]} if args.kind == "poll_304" else {}
