@@ -154,3 +154,65 @@ def test_a_poll_that_waited_long_in_the_queue_still_gets_its_304_and_a_changed_o
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
     fresh = phone.get(f"/p/{code}/round", headers={"If-None-Match": tag, "X-Script": "poll"})
     assert fresh.status_code == 200
+
+
+def test_the_first_poll_after_a_new_box_is_answered_before_flask_with_the_304_flask_gives(
+        app, db, live_round, flask_requests, clock, judge):
+    """At a round start every phone fetches its new box, then polls with the new ETag: that poll is answered
+    from what the box's answer left, not by Flask (2,000 requests of a hall's burst), and says what Flask's
+    304 says."""
+    from tournament.rounds import operations as rounds
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code, old = _polled_once(app, players[0])
+    rounds.start_round(rnd, judge)                       # the round start: every box changes
+    db.session.commit()
+    box = _poll(phone, code, old)
+    assert box.status_code == 200 and box.headers["ETag"] != old
+    reached = len(flask_requests)
+    quick = _poll(phone, code, box.headers["ETag"])
+    assert quick.status_code == 304 and quick.get_data() == b""
+    assert len(flask_requests) == reached                # answered before Flask
+    slow = _poll(app.test_client(), code, box.headers["ETag"])      # another browser: Flask's own 304
+    assert slow.status_code == 304 and len(flask_requests) == reached + 1
+    for name in ("ETag", "Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
+        assert quick.headers.get(name) == slow.headers.get(name), name
+    assert not any(quick.headers.get(name) for name in ("Content-Type", "Content-Length", "Content-Encoding"))
+
+
+def test_a_box_remembered_as_a_304_is_not_given_once_the_state_has_changed(app, db, live_round, flask_requests,
+                                                                           clock, judge):
+    from tournament.rounds import operations as rounds
+    event, rnd, regs = live_round
+    table, players = _seated(rnd, regs)
+    phone, code = app.test_client(), players[1].access_code
+    tag = phone.get(f"/p/{code}/round").headers["ETag"]
+    other = app.test_client()
+    assert other.post(f"/p/{players[0].access_code}/result", data={
+        "r-round": 1, "r-table": table.number, "r-revision": 0, "r-survivors": [players[0].id]}).status_code == 302
+    changed = _poll(phone, code, tag)
+    assert changed.status_code == 200 and "reported by" in changed.get_data(as_text=True)
+
+
+def test_a_staff_page_is_never_remembered_as_a_304(app, client, live_round, flask_requests, clock, login,
+                                                     organizer):
+    event, rnd, regs = live_round
+    login(organizer)
+    url = f"/events/{event.id}/rounds/1/projector"
+    tag = client.get(url).headers["ETag"]
+    reached = len(flask_requests)
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    assert len(flask_requests) == reached + 1           # staff: Flask checks the session every time
+
+
+def test_a_page_that_sets_a_cookie_is_not_remembered_as_a_304(app, live_round, flask_requests, clock):
+    """The page's answer set a cookie (the first visit with this code): the 304 it would earn is for a request
+    without that cookie, which Flask must see again."""
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    phone, code = app.test_client(use_cookies=False), players[2].access_code
+    first = phone.get(f"/p/{code}/round")
+    assert first.status_code == 200 and "Set-Cookie" in first.headers
+    reached = len(flask_requests)
+    assert _poll(phone, code, first.headers["ETag"]).status_code == 304
+    assert len(flask_requests) == reached + 1

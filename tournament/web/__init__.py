@@ -200,9 +200,9 @@ def polled(version_of, shared: bool = False):
             if version is None:
                 return view(*args, **kwargs)
             tag = _etag(version)
+            period_end = (int(time.time() // VERSION_PERIOD) + 1) * VERSION_PERIOD
             if "_flashes" not in session and request.if_none_match.contains_weak(tag):
                 if g.get("user") is None:
-                    period_end = (int(time.time() // VERSION_PERIOD) + 1) * VERSION_PERIOD
                     mark_not_modified(g.get("version_event"), version, period_end)
                 response = current_app.response_class(status=304)
                 response.set_etag(tag, weak=True)
@@ -218,6 +218,8 @@ def polled(version_of, shared: bool = False):
                 response.set_etag(tag, weak=True)
                 response.headers.setdefault("Cache-Control", "no-cache")
                 response.vary.update(("Accept-Language", "Cookie"))
+                if g.get("user") is None and "_flashes" not in session:
+                    mark_not_modified(g.get("version_event"), version, period_end, g.page_etag)
             return response
         return wrapped
     return decorate

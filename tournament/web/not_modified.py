@@ -10,6 +10,10 @@ answered here when the worker's cached state version (tournament.web.lifecycle.s
 every STATE_VERSION_TTL seconds by any request) is still fresh and still the one the 304 was given for;
 otherwise the request goes to Flask as before, which reads the version again and answers.
 
+A page or box Flask renders (200) for such a viewer is remembered the same way, as the 304 its next poll with
+the new ETag will get: at a round start every phone fetches its new box and polls again 3 s later with its new
+ETag, and that first poll no longer goes through Flask (2,000 requests of a hall's burst).
+
 Only anonymous polls are remembered (no staff session: logging out must end what a copied cookie can see),
 and never a response that sets a cookie.
 """
@@ -30,11 +34,10 @@ class QuickNotModified:
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") != "GET" or not environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") != "GET":
             return self.wsgi_app(environ, start_response)
-        key = (environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
-               environ.get("HTTP_ACCEPT_LANGUAGE", ""), environ.get("HTTP_IF_NONE_MATCH"), environ.get("wsgi.url_scheme"))
-        hit = self.kept.get(key)
+        key = poll_key(environ, environ.get("HTTP_IF_NONE_MATCH", ""))
+        hit = self.kept.get(key) if key[4] else None
         if hit is not None and self.still_current(*hit[:3]):
             start_response("304 NOT MODIFIED", list(hit[3]))
             return []
@@ -51,19 +54,37 @@ class QuickNotModified:
     def _remembering(self, environ, key, start_response):
         def remember(status, headers, exc_info=None):
             answer = environ.get(ENVIRON_ANSWER)
-            if (answer is not None and status.startswith("304") and exc_info is None
+            if (answer is not None and exc_info is None
                     and not any(name.lower() == "set-cookie" for name, _ in headers)):
-                with self._lock:
-                    if len(self.kept) >= LIMIT:
-                        self.kept.clear()
-                    self.kept[key] = (*answer, tuple(headers))
+                if status.startswith("304"):
+                    self._keep(key, answer, headers)
+                elif status.startswith("200") and len(answer) > 3:        # its next poll carries the new ETag
+                    self._keep(key[:4] + (answer[3],) + key[5:], answer[:3],
+                               [(k, v) for k, v in headers if k.lower() not in ENTITY_HEADERS])
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
         return remember
 
+    def _keep(self, key, answer, headers) -> None:
+        with self._lock:
+            if len(self.kept) >= LIMIT:
+                self.kept.clear()
+            self.kept[key] = (*answer, tuple(headers))
 
-def mark_not_modified(event_id: int | None, version: int, period_end: float) -> None:
-    """Called by a polled view that answers 304 to an anonymous viewer: this answer may be given again before
-    Flask while the event's version stays `version` (and the ETag's period lasts)."""
+
+ENTITY_HEADERS = frozenset({"content-type", "content-length", "content-encoding", "content-language",
+                            "transfer-encoding", "content-range", "content-md5"})   # a 304 has no body
+
+
+def poll_key(environ, tag: str) -> tuple:
+    """What makes two polls the same: path, query, cookie, language header, the ETag held, scheme."""
+    return (environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
+            environ.get("HTTP_ACCEPT_LANGUAGE", ""), tag, environ.get("wsgi.url_scheme"))
+
+
+def mark_not_modified(event_id: int | None, version: int, period_end: float, etag: str | None = None) -> None:
+    """Called by a polled view that answers an anonymous viewer: a 304 may be given again before Flask while
+    the event's version stays `version` (and the ETag's period lasts); a page sent with `etag` (200) earns
+    the 304 its next poll with that ETag will ask for, on the same terms."""
     from flask import request
     if event_id is not None and ENVIRON_KEY in request.environ:
-        request.environ[ENVIRON_ANSWER] = (event_id, version, period_end)
+        request.environ[ENVIRON_ANSWER] = (event_id, version, period_end) + ((etag,) if etag else ())
