@@ -77,8 +77,7 @@ def _to_round(rh, table_number: int | None = None, anchor: str = ""):
     args = {}
     if table_number is not None:
         anchor = f"#table-{table_number}"
-        numbers = [t.number for t in rh.round.tables]
-        page = page_of(numbers.index(table_number)) if table_number in numbers else 1
+        page = page_of(ops.tables_before(rh.round, table_number))
         args = {"page": page} if page > 1 else {}
     return redirect(url_for("rounds.round_page", event_id=rh.event.id, number=rh.round.number, **args) + anchor)
 
@@ -255,7 +254,7 @@ def _round_page(event, rnd, status=200, error=None, table_form=None, table_error
         "rounds/round.html", event=event, rnd=rnd, tables=[table_view(t, names) for t in shown], forms=forms,
         error=error, show=show, table_count=len(rnd.tables), listed_count=len(listed), filters=FILTER_LABELS,
         page=page, pages=pages, page_at={t.number: page_of(i) for i, t in enumerate(rnd.tables)},
-        on_page={t.number for t in shown},
+        on_page={t.number for t in shown},      # under a filter, a page shows tables of other unfiltered pages
         action_form=RoundActionForm(formdata=None), seating=seating_forms, swap_form=seating_forms.get("swap"),
         top_cut=rnd.stage.startswith("top"),
         results={t.number: result_view(t, names) for t in shown if t.kind != "bye"},

@@ -22,8 +22,8 @@ from ...events.models import Registration               # noqa: F401  (as before
 from ..models import Round                              # noqa: F401
 from . import clock, matches, pairing, policy, queries, ranking, results, seating, votes
 from .queries import (current_round, current_seat, ever_seated, get_round, get_table, lock_table, missing_results,
-                      players_to_seat, rounds_of, seat_of, unconfirmed_results, with_results, with_tables,
-                      _load_tables)
+                      players_to_seat, rounds_of, seat_of, tables_before, unconfirmed_results, with_results,
+                      with_tables, _load_tables)
 from .policy import (confirmers, event_uses_votes, needed_confirmers, require_standings_visible, require_visible,
                      round_visible, standings_visible, table_actor,
                      why_not_confirm, why_not_report, why_not_vote)

@@ -66,6 +66,13 @@ def with_results(tables: list[GameTable]) -> list[GameTable]:
     return tables
 
 
+def tables_before(rnd: Round, number: int) -> int:
+    """How many of the round's tables come before table `number` (its position on the round page), counted
+    by the database: a result saved at table 480 no longer loads the round's 500 tables to find its page."""
+    return db.session.execute(sa.select(sa.func.count(GameTable.id))
+                              .where(GameTable.round_id == rnd.id, GameTable.number < number)).scalar_one()
+
+
 def get_table(rnd: Round, number) -> GameTable:
     table = None
     if valid_id(number):
