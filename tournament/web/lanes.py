@@ -7,7 +7,7 @@ phones). Two parts, used by tournament.serve:
 - StaffFirstDispatcher: waitress's thread pool with two queues. A thread takes the next request that is
   not a phone's read (staff pages, the projector, every write: results, votes, swaps) before any phone's
   read (unless that read has waited 2 s already: a storm of writes never starves the phones); phones' reads
-  are served in their order of arrival, at most half the threads at once, so a staff page shares the
+  are served in their order of arrival, at most a quarter of the threads at once, so a staff page shares the
   processor (one Python thread at a time) with a few renders, not with every thread.
 - ShedStale (WSGI middleware, inside create_app's tournament.web.not_modified: a repeated poll still gets its
   cheap 304): a phone's request that has already waited too long in the queue is answered
@@ -111,7 +111,8 @@ class StaffFirstQueue:
 class StaffFirstDispatcher(ThreadedTaskDispatcher):
     """waitress's thread pool, taking staff requests and writes before phones' reads, and running at most
     `phone_threads` phones' reads at once: Python runs one thread at a time, so the organizer's page shares
-    the processor with at most that many renders, never with every thread (default: half the threads)."""
+    the processor with at most that many renders, never with every thread (default: a quarter of the threads,
+    2 of waitress's 8 per worker: chosen by measurement, bench_load --clients 2000, against half)."""
 
     def __init__(self, phone_threads: int | None = None):
         super().__init__()
@@ -121,7 +122,7 @@ class StaffFirstDispatcher(ThreadedTaskDispatcher):
 
     def set_thread_count(self, count):
         if self.phone_threads is None:
-            self.phone_threads = max(1, count // 2)
+            self.phone_threads = max(1, count // 4)
         super().set_thread_count(count)
 
     def _ready(self) -> bool:
