@@ -180,9 +180,7 @@ def test_the_first_poll_after_a_new_box_is_answered_before_flask_with_the_304_fl
     assert not any(quick.headers.get(name) for name in ("Content-Type", "Content-Length", "Content-Encoding"))
 
 
-def test_a_box_remembered_as_a_304_is_not_given_once_the_state_has_changed(app, db, live_round, flask_requests,
-                                                                           clock, judge):
-    from tournament.rounds import operations as rounds
+def test_a_box_remembered_as_a_304_is_not_given_once_the_state_has_changed(app, db, live_round, clock):
     event, rnd, regs = live_round
     table, players = _seated(rnd, regs)
     phone, code = app.test_client(), players[1].access_code
