@@ -29,7 +29,7 @@ from ..web import page_cache, refresh_server_now
 from ..web.lifecycle import state_version
 from . import operations as ops
 from .models import GameTable, Round, Seat
-from .player import for_phone, phone_forms, player_round, stand_in
+from .player import CODE_MARK, TOKEN_MARK, for_phone, phone_forms, player_round, stand_in
 from .presenting import clock_text, seconds_left
 
 PARTS = ("place", "seat", "seats", "confirm", "vote")
@@ -52,6 +52,8 @@ class SharedBox:
     facts: dict                 # the vote section's facts, the same for every phone at the pod
     seat_of: dict               # registration id -> seat number
     over: bool                  # drawn when time was up (the clock's class and note)
+    marks: dict = None          # the stand-ins in `html` (name -> mark, "clock" too): the drawing process's own,
+                                # random, so no text a player typed can be one; another worker reads them here
 
 
 class Clock(NamedTuple):
@@ -94,12 +96,29 @@ def _shared_box(reg) -> tuple[SharedBox | None, int | None]:
     kept = page_cache.kept("round_boxes", 1024)           # about 10 KB each: 500 pods of a 2,000-player event
     shared = kept.get(key)
     if shared is None:
-        shared = _render_shared(reg)
+        shared = _from_other_workers(reg, version, key)
         if shared is None:
-            return None, None
-        if shared.over == (left == 0):          # not when time ran out between the two looks at the clock
+            shared = _render_shared(reg)
+            if shared is None:
+                return None, None
+            if shared.over == (left == 0):          # not when time ran out between the two looks at the clock
+                page_cache.parts().put(*_part_of(reg, version, key), shared)
+        if shared.over == (left == 0):
             kept.put(key, shared)
     return (shared, left) if reg.id in shared.seat_of else (None, None)
+
+
+def _part_of(reg, version, key) -> tuple[str, int, str]:
+    """Where the other workers find this pod's copy: the event (with when it was made: another database's
+    event of the same number is another event), its state version, and the copy's key."""
+    table_id, _version, locale, csrf, over = key
+    made = int(reg.event.created_at.timestamp() * 1_000_000)
+    return f"{reg.event_id}-{made}", version, f"{table_id}-{locale}-{int(csrf)}-{int(over)}"
+
+
+def _from_other_workers(reg, version, key) -> SharedBox | None:
+    found = page_cache.parts().get(*_part_of(reg, version, key))
+    return found if isinstance(found, SharedBox) and found.marks else None      # (an older server's: draw it)
 
 
 def _seating(event_id: int, version) -> dict:
@@ -140,11 +159,12 @@ def _render_shared(reg) -> SharedBox | None:
         yr["timer"] = {**yr["timer"], "text": Markup(_CLOCK)}      # each phone's own "now"
     html = render_template("rounds/_player_round.html", reg=stand_in(reg.event), event=reg.event, yr=yr, place=None,
                            box_marks={name: Markup(mark) for name, mark in _MARKS.items()})
+    marks = {**_MARKS, "clock": _CLOCK, "code": CODE_MARK, "token": TOKEN_MARK}
     facts = {k: yr[k] for k in ("votes", "can_vote", "votes_visible", "vote_list", "voted", "seated", "open_round")}
     return SharedBox(html=html, round_number=rnd.number, table_number=table.number, revision=table.result_revision,
                      seats=tuple(yr["view"]["seats"]), result_lines=tuple(yr["result_lines"]), can_confirm=may_confirm,
                      my_votes=my_votes, facts=facts, seat_of={s["id"]: s["seat"] for s in yr["view"]["seats"]},
-                     over=yr["timer"]["remaining"] == 0)
+                     over=yr["timer"]["remaining"] == 0, marks=marks)
 
 
 def _for_this_phone(shared: SharedBox, reg, place, left: int | None) -> str:
@@ -163,6 +183,6 @@ def _for_this_phone(shared: SharedBox, reg, place, left: int | None) -> str:
                             part_break=Markup(_BREAK)).split(_BREAK)
     html = shared.html
     for name, part in zip(PARTS, parts):
-        html = html.replace(_MARKS[name], part)
-    html = html.replace(_CLOCK, clock_text(left) if left is not None else "")
-    return refresh_server_now(for_phone(html, reg.access_code))
+        html = html.replace(shared.marks[name], part)
+    html = html.replace(shared.marks["clock"], clock_text(left) if left is not None else "")
+    return refresh_server_now(for_phone(html, reg.access_code, shared.marks["code"], shared.marks["token"]))

@@ -169,11 +169,13 @@ def stand_in(event):
                            dropped_at=None)
 
 
-def for_phone(html: str, code: str) -> str:
-    """A shared copy given this phone's access code and this browser's form token."""
-    html = html.replace(CODE_MARK, str(escape(code)))
-    if TOKEN_MARK in html:
-        html = html.replace(TOKEN_MARK, str(escape(generate_csrf())))
+def for_phone(html: str, code: str, code_mark: str | None = None, token_mark: str | None = None) -> str:
+    """A shared copy given this phone's access code and this browser's form token (the stand-ins: this
+    process's, or those of the process that drew the copy)."""
+    code_mark, token_mark = code_mark or CODE_MARK, token_mark or TOKEN_MARK
+    html = html.replace(code_mark, str(escape(code)))
+    if token_mark in html:
+        html = html.replace(token_mark, str(escape(generate_csrf())))
     return html
 
 
