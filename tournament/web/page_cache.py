@@ -106,15 +106,21 @@ class RedisPages:
 
 def pages():
     """The app's store, made on first use: Redis when REDIS_URL is set, else this process's memory."""
-    store = current_app.extensions.get("rendered_pages")
+    return _store("rendered_pages", RedisPages, MemoryPages)
+
+
+def _store(name: str, on_redis, local):
+    """The app's store called `name`, made on first use: `on_redis` (namespaced by the database: one app's
+    copies) when REDIS_URL is set, else `local()`."""
+    store = current_app.extensions.get(name)
     if store is None:
         url = current_app.config.get("REDIS_URL")
         if url:
             database = str(current_app.config.get("SQLALCHEMY_DATABASE_URI", ""))
-            store = RedisPages(url, hashlib.sha256(database.encode()).hexdigest()[:12])   # one app's pages
+            store = on_redis(url, hashlib.sha256(database.encode()).hexdigest()[:12])
         else:
-            store = MemoryPages()
-        current_app.extensions["rendered_pages"] = store
+            store = local()
+        current_app.extensions[name] = store
     return store
 
 
@@ -182,13 +188,4 @@ class RedisParts(RedisPages):
 
 def parts():
     """The app's store of parts shared by its workers, made on first use: Redis with REDIS_URL, else files."""
-    store = current_app.extensions.get("shared_parts")
-    if store is None:
-        url = current_app.config.get("REDIS_URL")
-        if url:
-            database = str(current_app.config.get("SQLALCHEMY_DATABASE_URI", ""))
-            store = RedisParts(url, hashlib.sha256(database.encode()).hexdigest()[:12])
-        else:
-            store = FileParts(Path(current_app.instance_path) / "parts")
-        current_app.extensions["shared_parts"] = store
-    return store
+    return _store("shared_parts", RedisParts, lambda: FileParts(Path(current_app.instance_path) / "parts"))
