@@ -94,17 +94,16 @@ def _shared_box(reg) -> tuple[SharedBox | None, int | None]:
     left = found[2].left()
     key = (found[0], version, str(get_locale()), bool(current_app.config.get("WTF_CSRF_ENABLED", True)), left == 0)
     kept = page_cache.kept("round_boxes", 1024)           # about 10 KB each: 500 pods of a 2,000-player event
-    shared = kept.get(key)
-    if shared is None:
-        shared = _from_other_workers(reg, version, key)
+    shared = kept.get(key) or _from_other_workers(reg, version, key)
+    drawn = shared is None
+    if drawn:
+        shared = _render_shared(reg)
         if shared is None:
-            shared = _render_shared(reg)
-            if shared is None:
-                return None, None
-            if shared.over == (left == 0):          # not when time ran out between the two looks at the clock
-                page_cache.parts().put(*_part_of(reg, version, key), shared)
-        if shared.over == (left == 0):
-            kept.put(key, shared)
+            return None, None
+    if shared.over == (left == 0):                  # not when time ran out between the two looks at the clock
+        kept.put(key, shared)
+        if drawn:
+            page_cache.parts().put(*_part_of(reg, version, key), shared)
     return (shared, left) if reg.id in shared.seat_of else (None, None)
 
 
