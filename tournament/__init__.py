@@ -108,6 +108,7 @@ def _https_settings(app) -> None:
     # inside the proxy layer (it sees the real scheme); a repeated poll gets its 304 even when it waited long,
     # anything else that waited too long in waitress's queue its "busy, ask again"
     app.wsgi_app = QuickNotModified(ShedStale(app.wsgi_app, poll_seconds=app.config["POLL_SHED_SECONDS"]), app)
+    app.extensions["quick_not_modified"] = app.wsgi_app     # its polls skip the queue (tournament.serve)
     proxies, address = proxy.settings(app.config)
     if proxies:
         app.wsgi_app = proxy.TrustedProxies(app.wsgi_app, proxies, address)

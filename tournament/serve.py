@@ -131,7 +131,9 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     enough_open_files(CONNECTION_LIMIT + 100)
     app = create_app()
     resume_wanted(app)          # a round's backup the last server stopped before making
-    dispatcher = StaffFirstDispatcher()     # staff and writes first (waitress's `_dispatcher`: its own pool,
+    # staff and writes first, polls a remembered 304 answers before all (waitress's `_dispatcher`: its own pool,
+    dispatcher = StaffFirstDispatcher(quick=app.extensions["quick_not_modified"].answers,
+                                      poll_seconds=app.config["POLL_SHED_SECONDS"])
     dispatcher.set_thread_count(threads)    # which waitress 3 takes as given; requirements.txt pins waitress)
     serve(app, _dispatcher=dispatcher, sockets=[sock], threads=threads, ident="edh-tournament",
           channel_timeout=30,

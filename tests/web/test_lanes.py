@@ -16,8 +16,8 @@ from tournament.web.lanes import (MAX_RETRY_AFTER_SECONDS, POLL_SHED_AFTER_SECON
 class Channel:
     """What waitress queues: a connection with its parsed request; service() is the request being served."""
 
-    def __init__(self, method, path, served, gate=None):
-        self.requests = [SimpleNamespace(command=method, path=path)]
+    def __init__(self, method, path, served, gate=None, headers=None):
+        self.requests = [SimpleNamespace(command=method, path=path, headers=headers or {})]
         self.served, self.gate, self.name = served, gate, f"{method} {path}"
 
     def service(self):
@@ -175,3 +175,92 @@ def test_no_phone_read_is_taken_while_the_phones_threads_are_full():
     queue.append(Channel("GET", "/events/1", served))
     assert queue.take(False)[0].name == "GET /events/1"
     assert queue.take(True) == (phone, True)
+
+
+def quick_polls(request):
+    """A stand-in for QuickNotModified.answers: the polls whose path says they hold the current ETag."""
+    return request.path.endswith("/current")
+
+
+def test_a_poll_a_remembered_304_answers_goes_before_everything_and_is_not_a_phones_read():
+    queue, served = StaffFirstQueue(quick_polls), []
+    for method, path in [("GET", "/p/A/round"), ("GET", "/events/1/rounds/1"), ("GET", "/p/B/current"),
+                         ("POST", "/p/C/result"), ("GET", "/p/D/current")]:
+        queue.append(Channel(method, path, served))
+    order = [queue.take(True) for _ in range(5)]
+    assert [(c.name, counted) for c, counted in order] == [
+        ("GET /p/B/current", False), ("GET /p/D/current", False), ("GET /events/1/rounds/1", False),
+        ("POST /p/C/result", False), ("GET /p/A/round", True)]
+    assert queue.take(True) == (None, False) and not queue
+
+
+def test_a_quick_poll_whose_304_is_gone_waits_its_turn_as_a_phones_read():
+    """The round started while it waited: it is a render now, and the phones' share of threads holds."""
+    answered = {"yes": True}
+    queue, served = StaffFirstQueue(lambda request: answered["yes"]), []
+    poll = Channel("GET", "/p/A/round", served)
+    queue.append(poll)
+    queue.append(Channel("GET", "/p/B/round", served))
+    assert len(queue.quick_ones) == 2
+    answered["yes"] = False
+    assert queue.take(False) == (None, False)                  # no phone's read may run now
+    assert [c.name for c in queue.phones] == ["GET /p/A/round", "GET /p/B/round"]     # in their order
+    assert queue.take(True) == (poll, True)
+
+
+@pytest.mark.parametrize("headers, limit", [({"X_SCRIPT": "poll"}, POLL_SHED_AFTER_SECONDS), ({}, SHED_AFTER_SECONDS)])
+def test_a_phones_read_that_would_wait_past_its_limit_is_told_busy_as_it_arrives(headers, limit):
+    """Not after waiting a second for a thread: the wait is the lane's pace times the reads ahead of it."""
+    queue, served = StaffFirstQueue(), []
+    queue.seconds_per_phone = 0.1
+    ahead = round(limit / 0.1)
+    for i in range(ahead):
+        queue.append(Channel("GET", f"/p/P{i}/round", served, headers=headers))
+    assert len(queue.phones) == ahead and not queue.quick_ones
+    late = Channel("GET", "/p/LATE/round", served, headers=headers)
+    queue.append(late)
+    assert late.edh_busy_for == pytest.approx(limit) and list(queue.quick_ones) == [late]
+    assert queue.take(False) == (late, False)                  # a thread answers it at once, phones' share or not
+    staff = Channel("GET", "/events/1/rounds/1", served)
+    queue.append(staff)                                        # staff and writes are never told busy
+    assert staff.edh_busy_for == 0 and list(queue.others) == [staff]
+
+
+def test_an_empty_phones_lane_takes_a_read_however_slow_the_last_ones_were():
+    """Else a slow spell (a database outage) would leave every later read told busy, and nothing to learn from."""
+    queue, served = StaffFirstQueue(), []
+    queue.seconds_per_phone = 60.0
+    queue.append(Channel("GET", "/p/A/round", served, headers={"X_SCRIPT": "poll"}))
+    assert len(queue.phones) == 1 and not queue.quick_ones
+
+
+def test_the_busy_answer_given_as_it_arrived_says_when_to_ask_again():
+    response = Client(ShedStale(app)).get("/p/CODE", environ_base=busy_on_arrival(7.4), buffered=True)
+    assert response.status_code == 503 and response.headers["Retry-After"] == "8"
+    poll = Client(ShedStale(app)).get("/p/CODE/round", headers=POLL, environ_base=busy_on_arrival(1.2), buffered=True)
+    assert poll.status_code == 503 and poll.headers["Retry-After"] == "2"
+    fresh = Client(ShedStale(app)).get("/p/CODE/round", headers=POLL, environ_base=busy_on_arrival(0.0), buffered=True)
+    assert fresh.status_code == 200
+
+
+def busy_on_arrival(seconds):
+    channel = QueuedChannel(0.0)
+    channel.edh_busy_for = seconds
+    return {"waitress.client_disconnected": channel.check_client_disconnected}
+
+
+def test_the_phones_lane_learns_its_pace_from_the_reads_it_serves():
+    dispatcher, served = StaffFirstDispatcher(), []
+    dispatcher.set_thread_count(8)                             # two phones' threads
+    slow = Channel("GET", "/p/SLOW/round", served)
+    slow.service = lambda: time.sleep(0.05)
+    try:
+        for _ in range(20):
+            dispatcher.add_task(slow)
+            deadline = time.monotonic() + 5
+            while dispatcher.phones_running or len(dispatcher.queue):
+                assert time.monotonic() < deadline
+                time.sleep(0.005)
+    finally:
+        dispatcher.shutdown()
+    assert 0.02 < dispatcher.queue.seconds_per_phone < 0.04      # 50 ms each, two at a time: about 25 ms apart

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from flask import request_started
+from flask import request, request_started
 
 
 
@@ -214,3 +214,37 @@ def test_a_page_that_sets_a_cookie_is_not_remembered_as_a_304(app, live_round, f
     reached = len(flask_requests)
     assert _poll(phone, code, first.headers["ETag"]).status_code == 304
     assert len(flask_requests) == reached + 1
+
+
+def _parsed(raw: str):
+    """A request as waitress has parsed it when it queues the connection (before any thread or Flask)."""
+    from waitress.adjustments import Adjustments
+    from waitress.parser import HTTPRequestParser
+    parser = HTTPRequestParser(Adjustments())
+    parser.received(raw.encode("latin-1"))
+    assert parser.completed
+    return parser
+
+
+def test_the_queue_knows_a_poll_its_remembered_304_answers(app, live_round, clock):
+    """tournament.web.lanes serves such a poll ahead of the renders: only while the 304 would be given."""
+    event, rnd, regs = live_round
+    _table, players = _seated(rnd, regs)
+    sent = []
+    listener = lambda sender, **extra: sent.append(request.environ.get("HTTP_COOKIE", ""))     # noqa: E731
+    request_started.connect(listener, app)
+    try:
+        phone, code, tag = _polled_once(app, players[0])
+    finally:
+        request_started.disconnect(listener, app)
+    quick = app.extensions["quick_not_modified"]
+    assert sent[-1]                                         # the phone's session (its form token)
+    cookie = f"Cookie: {sent[-1]}\r\n"
+    poll = f"GET /p/{code}/round HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: {tag}\r\n{cookie}X-Script: poll\r\n\r\n"
+    assert quick.answers(_parsed(poll))
+    assert not quick.answers(_parsed(poll.replace(tag, 'W/"other"')))          # another ETag: rendered
+    assert not quick.answers(_parsed(poll.replace(code, players[1].access_code)))
+    assert not quick.answers(_parsed(poll.replace(cookie, "")))                  # another browser
+    assert not quick.answers(_parsed(poll.replace("GET", "POST", 1)))
+    clock[0] += 5                                                              # the version not read again since
+    assert not quick.answers(_parsed(poll))

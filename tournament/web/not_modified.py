@@ -44,6 +44,17 @@ class QuickNotModified:
         environ[ENVIRON_KEY] = key
         return self.wsgi_app(environ, self._remembering(environ, key, start_response))
 
+    def answers(self, request) -> bool:
+        """Whether a request waitress has parsed (and queued) would get a remembered 304 now: the lanes serve
+        it ahead of the renders (tournament.web.lanes.StaffFirstQueue)."""
+        if getattr(request, "command", "") != "GET":
+            return False
+        header = getattr(request, "headers", {}).get
+        key = _key(request.path, request.query, header("COOKIE", ""), header("ACCEPT_LANGUAGE", ""),
+                   header("IF_NONE_MATCH", ""), request.url_scheme)
+        hit = self.kept.get(key) if key[4] else None
+        return hit is not None and self.still_current(*hit[:3])
+
     def still_current(self, event_id: int, version: int, period_end: float) -> bool:
         """The worker's cached version of the event is fresh and unchanged, and the ETag's period not over."""
         cached = self.app.extensions.get("state_versions", {}).get(event_id)
@@ -77,8 +88,12 @@ ENTITY_HEADERS = frozenset({"content-type", "content-length", "content-encoding"
 
 def poll_key(environ, tag: str) -> tuple:
     """What makes two polls the same: path, query, cookie, language header, the ETag held, scheme."""
-    return (environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
-            environ.get("HTTP_ACCEPT_LANGUAGE", ""), tag, environ.get("wsgi.url_scheme"))
+    return _key(environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
+                environ.get("HTTP_ACCEPT_LANGUAGE", ""), tag, environ.get("wsgi.url_scheme"))
+
+
+def _key(path, query, cookie, language, tag, scheme) -> tuple:
+    return (path, query, cookie, language, tag, scheme)
 
 
 def mark_not_modified(event_id: int | None, version: int, period_end: float, etag: str | None = None) -> None:
