@@ -14,9 +14,11 @@ import os
 import socket
 import sys
 
-# per worker: a hall of 2,000 phones keeping their connections alive, split unevenly between two workers
-# (waitress polls its sockets with poll(), so there is no 1,024 select() ceiling)
-CONNECTION_LIMIT = 2500
+# per worker: a hall of 2,000 phones keeping their connections alive, split unevenly between two workers,
+# and during a result storm a few more each (a second tab, a tap sent while the poll is out). At 2,500, the
+# 2,000-phone storm (bench_load) reached it: waitress stops accepting, and the connections the kernel has
+# queued meanwhile waited 30 s unanswered. (waitress polls its sockets with poll(): no 1,024 select() ceiling)
+CONNECTION_LIMIT = 5000
 DEFAULT_THREADS = 8       # per worker process: requests waiting on the database or the network
 # one worker process per core: Python runs one thread at a time per process
 DEFAULT_WORKERS = (os.cpu_count() or 1) if hasattr(os, "fork") else 1
@@ -126,15 +128,17 @@ def run_worker(sock: socket.socket, threads: int) -> None:
     from . import create_app
     from .backups import resume_wanted
     from .web.keep_alive import serve
-    from .web.lanes import StaffFirstDispatcher
+    from .web.lanes import POLL_SHED_AFTER_SECONDS, StaffFirstDispatcher
     from .web.proxy import waitress_options
     enough_open_files(CONNECTION_LIMIT + 100)
     app = create_app()
     resume_wanted(app)          # a round's backup the last server stopped before making
-    # staff and writes first, polls a remembered 304 answers before all (waitress's `_dispatcher`: its own pool,
-    dispatcher = StaffFirstDispatcher(quick=app.extensions["quick_not_modified"].answers,
-                                      poll_seconds=app.config["POLL_SHED_SECONDS"])
-    dispatcher.set_thread_count(threads)    # which waitress 3 takes as given; requirements.txt pins waitress)
+    # Polls a remembered 304 answers first, then staff and writes, then phones' reads (tournament.web.lanes).
+    # waitress's `_dispatcher` is its own pool, which waitress 3 takes as given (requirements.txt pins it).
+    quick = app.extensions.get("quick_not_modified")        # (not there in another app on this server)
+    dispatcher = StaffFirstDispatcher(quick=quick.answers if quick else None,
+                                      poll_seconds=app.config.get("POLL_SHED_SECONDS", POLL_SHED_AFTER_SECONDS))
+    dispatcher.set_thread_count(threads)
     serve(app, _dispatcher=dispatcher, sockets=[sock], threads=threads, ident="edh-tournament",
           channel_timeout=30,
           connection_limit=CONNECTION_LIMIT, cleanup_interval=10, asyncore_use_poll=True,

@@ -25,7 +25,7 @@ def flask_requests(app):
 
 @pytest.fixture
 def clock(app, monkeypatch):
-    app.config["STATE_VERSION_TTL"] = 1.0           # the server's setting (tests use 0)
+    app.config["STATE_VERSION_TTL"] = 1.0           # a version cache as the server has (tests use 0)
     now = [1000.0]
     monkeypatch.setattr("tournament.web.lifecycle.time.monotonic", lambda: now[0])
     return now

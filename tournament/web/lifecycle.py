@@ -300,13 +300,13 @@ _versions_lock = threading.Lock()
 
 def state_version(event_id: int) -> int | None:
     """The event's state version (None: no such event). Phones poll every few seconds; the version read is
-    kept for STATE_VERSION_TTL seconds (default 1) per worker, so a poll that finds nothing changed costs
+    kept for STATE_VERSION_TTL seconds (0.5) per worker, so a poll that finds nothing changed costs
     no database work at all, and a change reaches every phone at most that much later."""
     if not isinstance(event_id, int) or not 0 < event_id < 2**31:
         return None                 # no event has it (PostgreSQL refuses to compare an integer column with it)
     if has_request_context():
         g.version_event = event_id          # for tournament.web.not_modified: which event a 304 depends on
-    ttl = current_app.config.get("STATE_VERSION_TTL", 1.0)
+    ttl = current_app.config.get("STATE_VERSION_TTL", 0.5)
     cache = current_app.extensions.setdefault("state_versions", {})
     now = time.monotonic()
     hit = cache.get(event_id)

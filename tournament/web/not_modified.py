@@ -60,7 +60,7 @@ class QuickNotModified:
         cached = self.app.extensions.get("state_versions", {}).get(event_id)
         if cached is None or cached[0] != version or time.time() >= period_end:
             return False
-        return time.monotonic() - cached[1] < self.app.config.get("STATE_VERSION_TTL", 1.0)
+        return time.monotonic() - cached[1] < self.app.config.get("STATE_VERSION_TTL", 0.5)
 
     def _remembering(self, environ, key, start_response):
         def remember(status, headers, exc_info=None):
