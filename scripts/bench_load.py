@@ -184,13 +184,15 @@ async def phone(base: str, code: str, opening: Stats, stats: Stats, until: float
     tag = r.headers.get("ETag") if r is not None else None
     if r is not None and "Your round: round 1" in r.text:       # opened slowly enough to see round 1 already
         updated.setdefault(code, time.time())
-    wait = POLL_SECONDS + random.uniform(-0.3, 0.3)
+    wait, told = POLL_SECONDS + random.uniform(-0.3, 0.3), 0
     while time.time() < until:
         await asyncio.sleep(wait)
         counted = stats if published.is_set() else opening
         r = await timed(counted, client, "GET", f"/p/{code}/round",
-                        headers={"X-Script": "poll", **({"If-None-Match": tag} if tag else {})})
+                        headers={"X-Script": "poll", **({"If-None-Match": tag} if tag else {}),
+                                 **({"X-Told-Busy": str(told)} if told else {})})
         wait = POLL_SECONDS + random.uniform(-0.3, 0.3)
+        told = told + 1 if busy_for(r) else 0
         if busy_for(r):                         # as rounds.js: keep the table, ask again after Retry-After
             wait = busy_for(r) + random.random()
         if r is not None and r.status_code == 200:

@@ -116,6 +116,7 @@
       waiting = true;
       var headers = {"Accept": "text/html", "X-Script": "poll"};
       if (tag) headers["If-None-Match"] = tag;
+      if (told) headers["X-Told-Busy"] = String(told);      // asked again: served before the phones that were not
       busy = 0;
       fetch(url, {credentials: "same-origin", headers: headers,
                    cache: "no-store"})
@@ -126,6 +127,7 @@
           failures = 0;
           connection(id, false);
           if (ours) busy = after;
+          told = ours ? told + 1 : 0;
           if (response.status !== 200) return null;
           tag = response.headers.get("ETag") || tag;
           return response.text();
@@ -149,7 +151,7 @@
       if (busy && !failures) wait = busy + Math.random();     // spread the hall's next asks over a second
       timer = setTimeout(poll, wait * 1000);
     }
-    var failures = 0, timer = null, busy = 0;
+    var failures = 0, timer = null, busy = 0, told = 0;
     schedule();
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
     window.addEventListener("online", poll);

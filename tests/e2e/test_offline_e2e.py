@@ -176,7 +176,7 @@ BUSY_FOR_A_MOMENT = r"""
   window.busyLog = [];
   window.fetch = function (url, options) {
     var headers = (options && options.headers) || {}, kind = headers["X-Script"];
-    window.busyLog.push([kind || "", Date.now()]);
+    window.busyLog.push([kind || "", Date.now(), headers["X-Told-Busy"] || ""]);
     if (left[kind] > 0) {
       left[kind] -= 1;
       return Promise.resolve(new Response("busy", {status: 503, headers: {"Retry-After": "1"}}));
@@ -200,10 +200,13 @@ def test_a_busy_server_is_asked_again_soon_without_a_lost_connection_note_and_th
 
     # two polls answered "busy": the page keeps its table, says nothing about the connection, and asks again
     # after Retry-After (1 s, plus up to 1 s to spread the hall), not after the lost connection's back-off
-    polls = lambda b: [at for kind, at in b.execute_script("return window.busyLog") if kind == "poll"]
+    polls = lambda b: [(at, told) for kind, at, told in b.execute_script("return window.busyLog") if kind == "poll"]
     wait(phone, lambda b: len(polls(b)) >= 4, timeout=20)
-    times = polls(phone)
+    times = [at for at, _told in polls(phone)]
     assert all(1000 <= later - earlier <= 2500 for earlier, later in zip(times[:2], times[1:3]))
+    # each ask after a busy answer says how many it had (the server's queue puts it ahead of the phones that
+    # have not waited); after a real answer, nothing
+    assert [told for _at, told in polls(phone)][:4] == ["", "1", "2", ""]
     assert not phone.find_elements(By.ID, "connection-lost")
     assert text_of(phone, "your-table") == table_and_seat
 
@@ -212,7 +215,7 @@ def test_a_busy_server_is_asked_again_soon_without_a_lost_connection_note_and_th
     phone.find_element(By.CSS_SELECTOR, f"#report-form input[name='r-survivors'][value='{data['me']}']").click()
     phone.find_element(By.CSS_SELECTOR, "#report-form button[type=submit]").click()
     wait(phone, lambda b: "reported by" in text_of(b, "result-state"), timeout=20)
-    sends = [at for kind, at in phone.execute_script("return window.busyLog") if kind == "outbox"]
+    sends = [at for kind, at, _told in phone.execute_script("return window.busyLog") if kind == "outbox"]
     assert len(sends) == 2
     assert 1000 <= sends[1] - sends[0] <= 2500       # after Retry-After, spread over once to twice it
     assert not phone.find_elements(By.ID, "outbox-result") and kept(phone) == {}

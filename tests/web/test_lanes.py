@@ -264,3 +264,24 @@ def test_the_phones_lane_learns_its_pace_from_the_reads_it_serves():
     finally:
         dispatcher.shutdown()
     assert 0.02 < dispatcher.queue.seconds_per_phone < 0.04      # 50 ms each, two at a time: about 25 ms apart
+
+
+def test_a_poll_told_busy_before_goes_ahead_of_the_phones_that_were_not():
+    """Else, in a round start's burst, a phone could be told busy again and again while newcomers got in."""
+    queue, served = StaffFirstQueue(), []
+    queue.seconds_per_phone = 0.1
+    for i in range(10):                                         # a second's worth of renders queued
+        queue.append(Channel("GET", f"/p/P{i}/round", served, headers={"X_SCRIPT": "poll"}))
+    fresh = Channel("GET", "/p/NEW/round", served, headers={"X_SCRIPT": "poll"})
+    queue.append(fresh)
+    assert fresh.edh_busy_for                                   # a newcomer would wait too long: told busy
+    back = Channel("GET", "/p/BACK/round", served, headers={"X_SCRIPT": "poll", "X_TOLD_BUSY": "1"})
+    queue.append(back)
+    assert not back.edh_busy_for                                # only the reads told busy before are ahead of it
+    zero = Channel("GET", "/p/ZERO/round", served, headers={"X_SCRIPT": "poll", "X_TOLD_BUSY": "0"})
+    queue.append(zero)
+    assert zero.edh_busy_for                                    # "0": not told busy
+    assert queue.take(True) == (fresh, False)                   # its busy answer first
+    assert queue.take(True) == (zero, False)
+    assert queue.take(True) == (back, True)
+    assert [queue.take(True)[0].name for _ in range(10)] == [f"GET /p/P{i}/round" for i in range(10)]

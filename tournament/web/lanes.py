@@ -4,12 +4,13 @@ At a round start every phone in the hall asks for its new table within one poll.
 for all of them: the organizer's request waited behind hundreds of phone renders (16-48 s with 1,000-2,000
 phones). Two parts, used by tournament.serve:
 
-- StaffFirstDispatcher: waitress's thread pool with three queues. First the polls a remembered 304
+- StaffFirstDispatcher: waitress's thread pool with a queue per kind. First the polls a remembered 304
   answers (tournament.web.not_modified: a tenth of a millisecond each; at a round start they waited behind
   2,000 renders, and the phones that already had their new table waited a second for "nothing changed").
   Then the requests that are not a phone's read (staff pages, the projector, every write: results, votes,
   swaps), before any phone's read (unless that read has waited 2 s already: a storm of writes never starves
-  the phones). Phones' reads are served in their order of arrival, at most a quarter of the threads at
+  the phones). Phones' reads are served in their order of arrival (a poll told busy before, X-Told-Busy,
+  ahead of those that were not: no phone is turned away again and again), at most a quarter of the threads at
   once, so a staff page shares the processor (one Python thread at a time) with a few renders, not with
   every thread.
 - ShedStale (WSGI middleware, inside create_app's tournament.web.not_modified: a repeated poll still gets its
@@ -89,6 +90,13 @@ def environ_of(request) -> dict:
             "HTTP_X_SCRIPT": getattr(request, "headers", {}).get("X_SCRIPT", "")}
 
 
+def told_busy(request) -> bool:
+    """The page's poll says it was told busy last time (rounds.js: X-Told-Busy): it goes ahead of the phones
+    that have not waited yet, so that no phone is turned away again and again while newcomers get in. (Only
+    the order among phones' reads: a client that always says so gains a place among them, nothing more.)"""
+    return getattr(request, "headers", {}).get("X_TOLD_BUSY", "").strip() not in ("", "0")
+
+
 def channel_is_phone_read(channel) -> bool:
     request = first_request(channel)
     return request is not None and phone_read(getattr(request, "command", "") or "",
@@ -104,6 +112,7 @@ class StaffFirstQueue:
     def __init__(self, quick=None, poll_seconds: float = POLL_SHED_AFTER_SECONDS):
         self.poll_seconds = poll_seconds
         self.others: deque = deque()
+        self.again: deque = deque()     # phones' reads told busy before (X-Told-Busy): ahead of the others
         self.phones: deque = deque()
         self.quick_ones: deque = deque()
         self.quick = quick or (lambda request: False)
@@ -118,17 +127,19 @@ class StaffFirstQueue:
         if self.quick(request):
             self.quick_ones.append(channel)
             return
-        wait = len(self.phones) * self.seconds_per_phone    # an empty lane always takes it (the pace is learnt)
+        lane = self.again if told_busy(request) else self.phones
+        ahead = len(self.again) + (len(self.phones) if lane is self.phones else 0)
+        wait = ahead * self.seconds_per_phone       # an empty lane always takes it (the pace is learnt)
         limit = shed_after(environ_of(request), poll_seconds=self.poll_seconds)
         if limit is not None and wait >= limit:     # it would be shed after waiting: told so now (ShedStale)
             channel.edh_busy_for = wait
             self.quick_ones.append(channel)
         else:
-            self.phones.append(channel)
+            lane.append(channel)
 
     def popleft(self):
         """For waitress's shutdown (cancelling what is left): any task."""
-        return next(lane for lane in (self.quick_ones, self.others, self.phones) if lane).popleft()
+        return next(lane for lane in (self.quick_ones, self.others, self.again, self.phones) if lane).popleft()
 
     def take(self, phone_allowed: bool):
         """The next task for a thread and whether it is a phone's read to count (None: nothing it may take).
@@ -144,13 +155,14 @@ class StaffFirstQueue:
                 return channel, False
             gone.append(channel)
         self.phones.extendleft(reversed(gone))
-        if self.phones and phone_allowed and (
-                not self.others or time.monotonic() - self.phones[0].edh_queued_at >= PHONE_AGING_SECONDS):
-            return self.phones.popleft(), True
+        phones = self.again or self.phones
+        if phones and phone_allowed and (
+                not self.others or time.monotonic() - phones[0].edh_queued_at >= PHONE_AGING_SECONDS):
+            return phones.popleft(), True
         return (self.others.popleft(), False) if self.others else (None, False)
 
     def __len__(self) -> int:
-        return len(self.others) + len(self.phones) + len(self.quick_ones)
+        return len(self.others) + len(self.again) + len(self.phones) + len(self.quick_ones)
 
 
 class StaffFirstDispatcher(ThreadedTaskDispatcher):
@@ -173,7 +185,7 @@ class StaffFirstDispatcher(ThreadedTaskDispatcher):
     def _ready(self) -> bool:
         queue = self.queue
         return (bool(queue.others) or bool(queue.quick_ones)
-                or (bool(queue.phones) and self.phones_running < self.phone_threads))
+                or ((bool(queue.phones) or bool(queue.again)) and self.phones_running < self.phone_threads))
 
     def handler_thread(self, thread_no):
         """waitress's handler loop (waitress 3.0.2, task.py), choosing what it may take."""
