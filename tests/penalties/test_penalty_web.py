@@ -3,6 +3,7 @@ standings' marks; hostile text stays text."""
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
 from tournament.penalties.models import Penalty
 from tournament.rounds import operations as rounds
@@ -65,6 +66,29 @@ def test_the_round_page_and_the_players_page_show_the_penalty(db, client, staffe
     assert "Two minutes" not in mine                  # the note is for staff
     other = app.test_client().get(f"/p/{regs[1].access_code}").get_data(as_text=True)
     assert 'id="penalties"' not in other
+
+
+def test_the_players_page_reads_the_penalties_once_per_change_and_shows_each_given_or_withdrawn(
+        db, client, staffed, give, app):
+    """Which players have a penalty is kept per state version: a hall's pages make no query for it, and a
+    penalty given or withdrawn shows on the next page."""
+    event, rnd, regs = staffed
+    reg, phone = regs[0], app.test_client()
+    statements = []
+    listener = lambda conn, cursor, statement, *args: statements.append(statement)    # noqa: E731
+    sa.event.listen(db.engine, "before_cursor_execute", listener)
+    try:
+        for _ in range(3):
+            assert 'id="penalties"' not in phone.get(f"/p/{reg.access_code}").get_data(as_text=True)
+        assert sum("FROM penalty" in s for s in statements) == 1          # the first page only
+        penalty = give(event, reg, "slow_play", round=1)
+        assert "Slow Play" in phone.get(f"/p/{reg.access_code}").get_data(as_text=True)
+        assert 'id="penalties"' not in phone.get(f"/p/{regs[1].access_code}").get_data(as_text=True)
+        response = client.post(f"/events/{event.id}/penalties/{penalty.id}/withdraw", data={"reason": "Mistake"})
+        assert response.status_code == 302
+        assert 'id="penalties"' not in phone.get(f"/p/{reg.access_code}").get_data(as_text=True)
+    finally:
+        sa.event.remove(db.engine, "before_cursor_execute", listener)
 
 
 def test_a_disqualification_is_marked_in_the_standings(db, client, staffed, give, judge):

@@ -19,6 +19,13 @@ def given(event_id: int, registration_id: int | None = None, round_number: int |
     return list(db.session.execute(query.order_by(Penalty.at, Penalty.id)).scalars())
 
 
+def penalised(event_id: int) -> frozenset[int]:
+    """The registrations with a penalty in force (most players have none: their page needs no query)."""
+    return frozenset(db.session.execute(
+        sa.select(Penalty.registration_id).where(Penalty.event_id == event_id, Penalty.withdrawn_at.is_(None))
+        .distinct()).scalars())
+
+
 def losses(event_id: int) -> list[Loss]:
     """What the event's penalties in force do to the results: one Loss per game or match loss."""
     rows = db.session.execute(
