@@ -97,7 +97,7 @@ def _version(table: GameTable, actor: str, staff: bool, reg: Registration | None
                                             registration_id=reg.id if reg is not None and not staff else None,
                                             result=after, at=table.result_at))
     if state == "reported":
-        _add_confirmation(table, reg.id)
+        _add_confirmation(table, reg.id, new_revision=True)
     log(table.round.event, actor, action, round=table.round.number, table=table.number,
         revision=table.result_revision, before=before, after=after, **details)
 
@@ -116,10 +116,13 @@ def _last_reporter(table: GameTable) -> int | None:
     return table.reports[-1].registration_id if table.reports else None
 
 
-def _add_confirmation(table: GameTable, reg_id: int) -> None:
-    table.confirmations.append(ResultConfirmation(registration_id=reg_id, revision=table.result_revision))
+def _add_confirmation(table: GameTable, reg_id: int, new_revision: bool = False) -> None:
+    """A player agrees with the current revision; everyone still in the event agreed: confirmed. A revision
+    just made has only its reporter's confirmation, so the earlier ones are not read for it."""
+    unread = new_revision and "confirmations" in sa.inspect(table).unloaded
+    _add_row(table, "confirmations", ResultConfirmation(registration_id=reg_id, revision=table.result_revision))
     db.session.flush()
-    if needed_confirmers(table) <= confirmers(table):
+    if needed_confirmers(table) <= ({reg_id} if unread else confirmers(table)):
         table.result_state = "confirmed"
 
 
