@@ -177,9 +177,9 @@ def test_no_phone_read_is_taken_while_the_phones_threads_are_full():
     assert queue.take(True) == (phone, True)
 
 
-def quick_polls(request):
+def quick_polls(environ):
     """A stand-in for QuickNotModified.answers: the polls whose path says they hold the current ETag."""
-    return request.path.endswith("/current")
+    return environ["PATH_INFO"].endswith("/current")
 
 
 def test_a_poll_a_remembered_304_answers_goes_before_everything_and_is_not_a_phones_read():
@@ -197,7 +197,7 @@ def test_a_poll_a_remembered_304_answers_goes_before_everything_and_is_not_a_pho
 def test_a_quick_poll_whose_304_is_gone_waits_its_turn_as_a_phones_read():
     """The round started while it waited: it is a render now, and the phones' share of threads holds."""
     answered = {"yes": True}
-    queue, served = StaffFirstQueue(lambda request: answered["yes"]), []
+    queue, served = StaffFirstQueue(lambda environ: answered["yes"]), []
     poll = Channel("GET", "/p/A/round", served)
     queue.append(poll)
     queue.append(Channel("GET", "/p/B/round", served))

@@ -216,14 +216,16 @@ def test_a_page_that_sets_a_cookie_is_not_remembered_as_a_304(app, live_round, f
     assert len(flask_requests) == reached + 1
 
 
-def _parsed(raw: str):
-    """A request as waitress has parsed it when it queues the connection (before any thread or Flask)."""
+def _parsed(raw: str) -> dict:
+    """A request as waitress has parsed it when it queues the connection (before any thread or Flask), as the
+    lanes hand it to QuickNotModified.answers."""
     from waitress.adjustments import Adjustments
     from waitress.parser import HTTPRequestParser
+    from tournament.web.lanes import environ_of
     parser = HTTPRequestParser(Adjustments())
     parser.received(raw.encode("latin-1"))
     assert parser.completed
-    return parser
+    return environ_of(parser)
 
 
 def test_the_queue_knows_a_poll_its_remembered_304_answers(app, live_round, clock):

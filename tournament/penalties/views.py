@@ -7,14 +7,13 @@ status, and nothing is stored.
 """
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..auth.access import staff_required
 from ..events import loading
 from ..web import error_response, page_cache
 from ..web.handler import EXPIRED, FormRefused, handler
-from ..web.lifecycle import state_version
 from . import domain, operations as ops, queries
 from .forms import PenaltyForm, WithdrawForm
 
@@ -35,14 +34,7 @@ def _penalties_for_pages():
 def _in_force_of(reg) -> list:
     """A player's penalties in force, for their page. Which players have any is read once per state version
     (a penalty given or withdrawn is a change of state): a hall's pages make no query for it."""
-    key = (reg.event_id, state_version(reg.event_id))
-    kept = page_cache.kept("penalised", 64)
-    penalised = kept.get(key)
-    if penalised is None:
-        penalised = queries.penalised(reg.event_id)
-        if reg.event_id not in g.get("changed_events", ()):     # (not what this request has yet to commit)
-            kept.put(key, penalised)
-    if reg.id not in penalised:
+    if reg.id not in page_cache.per_version("penalised", reg.event_id, lambda: queries.penalised(reg.event_id)):
         return []
     return [p for p in queries.given(reg.event_id, reg.id) if p.withdrawn_at is None]
 

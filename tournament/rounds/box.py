@@ -88,7 +88,7 @@ def _shareable(reg, place) -> bool:
 def _shared_box(reg) -> tuple[SharedBox | None, int | None]:
     """The pod's shared copy for this phone (None: render the whole box) and its clock's seconds left now."""
     version = state_version(reg.event_id)
-    found = _seating(reg.event_id, version).get(reg.id)
+    found = _seating(reg.event_id).get(reg.id)
     if found is None or found[1] != "pod":
         return None, None
     left = found[2].left()
@@ -120,22 +120,20 @@ def _from_other_workers(reg, version, key) -> SharedBox | None:
     return found if isinstance(found, SharedBox) and found.marks else None      # (an older server's: draw it)
 
 
-def _seating(event_id: int, version) -> dict:
+def _seating(event_id: int) -> dict:
     """{registration id: (table id, table kind, Clock)} of the event's current round, read once per state
     version (a deadline, an extension or a pause is a change of state)."""
-    kept = page_cache.kept("round_seating", 64)
-    key = (event_id, version)
-    seating = kept.get(key)
-    if seating is None:
-        rows = db.session.execute(
-            sa.select(Seat.registration_id, Seat.table_id, GameTable.kind, Round.ends_at, Round.paused_at,
-                      GameTable.extra_minutes)
-            .join(GameTable, GameTable.id == Seat.table_id).join(Round, Round.id == Seat.round_id)
-            .where(Seat.round_id == ops.queries.latest_round_id(event_id)))
-        seating = {reg_id: (table_id, kind, _clock(ends, paused, extra))
-                   for reg_id, table_id, kind, ends, paused, extra in rows}
-        kept.put(key, seating)
-    return seating
+    return page_cache.per_version("round_seating", event_id, lambda: _read_seating(event_id))
+
+
+def _read_seating(event_id: int) -> dict:
+    rows = db.session.execute(
+        sa.select(Seat.registration_id, Seat.table_id, GameTable.kind, Round.ends_at, Round.paused_at,
+                  GameTable.extra_minutes)
+        .join(GameTable, GameTable.id == Seat.table_id).join(Round, Round.id == Seat.round_id)
+        .where(Seat.round_id == ops.queries.latest_round_id(event_id)))
+    return {reg_id: (table_id, kind, _clock(ends, paused, extra))
+            for reg_id, table_id, kind, ends, paused, extra in rows}
 
 
 def _clock(ends, paused, extra) -> Clock:

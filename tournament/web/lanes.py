@@ -85,16 +85,20 @@ def first_request(channel):
 
 
 def environ_of(request) -> dict:
-    """What shed_after reads, from a request waitress has parsed but not yet handed to a thread."""
-    return {"REQUEST_METHOD": getattr(request, "command", ""), "PATH_INFO": getattr(request, "path", ""),
-            "HTTP_X_SCRIPT": getattr(request, "headers", {}).get("X_SCRIPT", "")}
+    """The WSGI names the lanes and the remembered 304s read (shed_after, QuickNotModified.answers), from a
+    request waitress has parsed but not yet handed to a thread (its headers: "COOKIE", "IF_NONE_MATCH"...)."""
+    environ = {"HTTP_" + name: value for name, value in (getattr(request, "headers", None) or {}).items()}
+    environ.update({"REQUEST_METHOD": getattr(request, "command", ""), "PATH_INFO": getattr(request, "path", ""),
+                    "QUERY_STRING": getattr(request, "query", ""),
+                    "wsgi.url_scheme": getattr(request, "url_scheme", "http")})
+    return environ
 
 
-def told_busy(request) -> bool:
+def told_busy(environ) -> bool:
     """The page's poll says it was told busy last time (rounds.js: X-Told-Busy): it goes ahead of the phones
     that have not waited yet, so that no phone is turned away again and again while newcomers get in. (Only
     the order among phones' reads: a client that always says so gains a place among them, nothing more.)"""
-    return getattr(request, "headers", {}).get("X_TOLD_BUSY", "").strip() not in ("", "0")
+    return environ.get("HTTP_X_TOLD_BUSY", "").strip() not in ("", "0")
 
 
 def channel_is_phone_read(channel) -> bool:
@@ -115,7 +119,7 @@ class StaffFirstQueue:
         self.again: deque = deque()     # phones' reads told busy before (X-Told-Busy): ahead of the others
         self.phones: deque = deque()
         self.quick_ones: deque = deque()
-        self.quick = quick or (lambda request: False)
+        self.quick = quick or (lambda environ: False)
         self.seconds_per_phone = 0.0    # how long the phones' lane takes per queued read (StaffFirstDispatcher)
 
     def append(self, channel) -> None:
@@ -123,14 +127,14 @@ class StaffFirstQueue:
         if not channel_is_phone_read(channel):
             self.others.append(channel)
             return
-        request = first_request(channel)
-        if self.quick(request):
+        environ = environ_of(first_request(channel))
+        if self.quick(environ):
             self.quick_ones.append(channel)
             return
-        lane = self.again if told_busy(request) else self.phones
+        lane = self.again if told_busy(environ) else self.phones
         ahead = len(self.again) + (len(self.phones) if lane is self.phones else 0)
         wait = ahead * self.seconds_per_phone       # an empty lane always takes it (the pace is learnt)
-        limit = shed_after(environ_of(request), poll_seconds=self.poll_seconds)
+        limit = shed_after(environ, poll_seconds=self.poll_seconds)
         if limit is not None and wait >= limit:     # it would be shed after waiting: told so now (ShedStale)
             channel.edh_busy_for = wait
             self.quick_ones.append(channel)
@@ -150,7 +154,7 @@ class StaffFirstQueue:
         gone = []
         while self.quick_ones:
             channel = self.quick_ones.popleft()
-            if channel.edh_busy_for or self.quick(first_request(channel)):
+            if channel.edh_busy_for or self.quick(environ_of(first_request(channel))):
                 self.phones.extendleft(reversed(gone))
                 return channel, False
             gone.append(channel)

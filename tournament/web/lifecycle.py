@@ -270,6 +270,11 @@ def changed(event_id: int) -> None:
         g.setdefault("changed_events", set()).add(event_id)
 
 
+def changing(event_id: int) -> bool:
+    """This transaction has a change to the event it has yet to commit."""
+    return has_app_context() and event_id in g.get("changed_events", ())
+
+
 @sa.event.listens_for(sa.orm.Session, "before_commit")
 def _bump_state_versions(session) -> None:
     """Every commit (request, CLI, script) bumps the state version of the events it changed. The bump

@@ -37,23 +37,23 @@ class QuickNotModified:
         if environ.get("REQUEST_METHOD") != "GET":
             return self.wsgi_app(environ, start_response)
         key = poll_key(environ, environ.get("HTTP_IF_NONE_MATCH", ""))
-        hit = self.kept.get(key) if key[4] else None
-        if hit is not None and self.still_current(*hit[:3]):
+        hit = self._current(key)
+        if hit is not None:
             start_response("304 NOT MODIFIED", list(hit[3]))
             return []
         environ[ENVIRON_KEY] = key
         return self.wsgi_app(environ, self._remembering(environ, key, start_response))
 
-    def answers(self, request) -> bool:
-        """Whether a request waitress has parsed (and queued) would get a remembered 304 now: the lanes serve
-        it ahead of the renders (tournament.web.lanes.StaffFirstQueue)."""
-        if getattr(request, "command", "") != "GET":
-            return False
-        header = getattr(request, "headers", {}).get
-        key = _key(request.path, request.query, header("COOKIE", ""), header("ACCEPT_LANGUAGE", ""),
-                   header("IF_NONE_MATCH", ""), request.url_scheme)
+    def answers(self, environ) -> bool:
+        """Whether this request would get a remembered 304 now (the lanes ask it of a request waitress has
+        queued, tournament.web.lanes.environ_of, and serve it ahead of the renders)."""
+        return (environ.get("REQUEST_METHOD") == "GET"
+                and self._current(poll_key(environ, environ.get("HTTP_IF_NONE_MATCH", ""))) is not None)
+
+    def _current(self, key):
+        """The remembered 304 for this poll, while it still holds (None: Flask answers)."""
         hit = self.kept.get(key) if key[4] else None
-        return hit is not None and self.still_current(*hit[:3])
+        return hit if hit is not None and self.still_current(*hit[:3]) else None
 
     def still_current(self, event_id: int, version: int, period_end: float) -> bool:
         """The worker's cached version of the event is fresh and unchanged, and the ETag's period not over."""
@@ -88,12 +88,8 @@ ENTITY_HEADERS = frozenset({"content-type", "content-length", "content-encoding"
 
 def poll_key(environ, tag: str) -> tuple:
     """What makes two polls the same: path, query, cookie, language header, the ETag held, scheme."""
-    return _key(environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
-                environ.get("HTTP_ACCEPT_LANGUAGE", ""), tag, environ.get("wsgi.url_scheme"))
-
-
-def _key(path, query, cookie, language, tag, scheme) -> tuple:
-    return (path, query, cookie, language, tag, scheme)
+    return (environ.get("PATH_INFO"), environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", ""),
+            environ.get("HTTP_ACCEPT_LANGUAGE", ""), tag, environ.get("wsgi.url_scheme"))
 
 
 def mark_not_modified(event_id: int | None, version: int, period_end: float, etag: str | None = None) -> None:

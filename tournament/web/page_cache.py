@@ -50,6 +50,21 @@ class Kept:
                 self._items.popitem(last=False)
 
 
+def per_version(name: str, event_id: int, read, size: int = 64):
+    """What `read()` gives for the event, kept per worker until its state version changes (every change of
+    what its pages show bumps it). The version is read first, so a copy is never older than its key; nothing
+    is kept while this request has an uncommitted change to the event (it may yet roll back)."""
+    from .lifecycle import changing, state_version
+    key = (event_id, state_version(event_id))
+    store = kept(name, size)
+    found = store.get(key)
+    if found is None:
+        found = read()
+        if not changing(event_id):
+            store.put(key, found)
+    return found
+
+
 def kept(name: str, size: int) -> Kept:
     """This app's store of rendered parts called `name` (each worker process has its own)."""
     store = current_app.extensions.get(name)
